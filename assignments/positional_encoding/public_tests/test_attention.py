@@ -1,0 +1,136 @@
+"""Public tests for `softmax` and `self_attention`: the Ravi/Meera example and the basic laws."""
+
+import numpy as np
+import pytest
+
+from autograder.checks import CheckFailure, assert_close, assert_shape, assert_unchanged
+
+pytestmark = pytest.mark.part("attention")
+
+RAVI_MEERA = np.array([[2.0, 0.0], [0.0, 2.0]])
+
+
+def no_scaling(out: np.ndarray) -> str | None:
+    if out.shape == (2, 2) and np.isclose(out[0, 0], 2 * np.exp(4) / (np.exp(4) + 1)):
+        return "the scores were not divided by √d = √2 before the softmax"
+    return None
+
+
+def weights_not_values(out: np.ndarray) -> str | None:
+    if out.shape == (2, 2) and np.allclose(out.sum(axis=-1), 1):
+        return "each row sums to 1: you returned the attention weights; multiply them by V"
+    return None
+
+
+def overflowed(weights: np.ndarray) -> str | None:
+    if np.isnan(weights).any():
+        return "exp(1e4) overflows to inf and inf / inf is nan: subtract each row's maximum first"
+    return None
+
+
+def naive_attention(X: np.ndarray, W_q=None, W_k=None, W_v=None) -> np.ndarray:
+    """The formula written out with Python loops and math.exp, as an independent oracle."""
+    Q = X if W_q is None else X @ W_q
+    K = X if W_k is None else X @ W_k
+    V = X if W_v is None else X @ W_v
+    d_k = Q.shape[-1]
+    out = np.zeros((X.shape[0], V.shape[1]))
+    for i in range(X.shape[0]):
+        scores = [float(Q[i] @ K[j]) / d_k**0.5 for j in range(X.shape[0])]
+        weights = np.exp(np.array(scores) - max(scores))
+        out[i] = (weights / weights.sum()) @ V
+    return out
+
+
+def test_ravi_meera_weights(student):
+    """softmax of the scaled scores [[2.828, 0], [0, 2.828]] is [[0.944, 0.056], [0.056, 0.944]]"""
+    scores = RAVI_MEERA @ RAVI_MEERA.T / np.sqrt(2)
+    weights = student.softmax(scores)
+    assert_close(
+        weights, [[0.944, 0.056], [0.056, 0.944]], what="softmax(scores)", atol=5e-4, rtol=0
+    )
+
+
+def test_ravi_meera_output(student):
+    """self_attention([[2, 0], [0, 2]]) is [[1.888, 0.112], [0.112, 1.888]], as computed by hand"""
+    out = student.self_attention(RAVI_MEERA.copy())
+    assert_close(
+        out, [[1.888, 0.112], [0.112, 1.888]], what="self_attention(X) for Ravi and Meera",
+        atol=5e-4, rtol=0, hints=(no_scaling, weights_not_values),
+    )  # fmt: skip
+
+
+def test_reversing_the_sentence_only_swaps_the_rows(student):
+    """Meera first, Ravi second: each token's output vector is unchanged, only its row moves"""
+    forward = assert_shape(
+        student.self_attention(RAVI_MEERA.copy()), (2, 2), what="self_attention(X)"
+    )
+    reverse = student.self_attention(RAVI_MEERA[::-1].copy())
+    assert_close(reverse, forward[::-1], what="self_attention(reversed X)")
+
+
+def test_softmax_rows_are_probabilities(student):
+    """softmax(S) is exp(S) / sum(exp(S)) along the last axis: positive, each row sums to 1"""
+    S = np.array([[1.0, 2.0, 3.0], [0.0, 0.0, 0.0], [-1.0, 5.0, 2.5]])
+    expected = np.exp(S) / np.exp(S).sum(axis=1, keepdims=True)
+    assert_close(student.softmax(S.copy()), expected, what="softmax(S)")
+    assert_close(
+        student.softmax(S.copy(), axis=0),
+        np.exp(S) / np.exp(S).sum(axis=0),
+        what="softmax(S, axis=0)",
+    )
+
+
+def test_softmax_is_numerically_stable(student):
+    """softmax([[1e4, 0], [0, -1e4]]) is finite: subtract each row's maximum before exp"""
+    with np.errstate(over="ignore", invalid="ignore"):
+        weights = student.softmax(np.array([[1e4, 0.0], [0.0, -1e4]]))
+    assert_close(
+        weights, [[1.0, 0.0], [1.0, 0.0]], what="softmax([[1e4, 0], [0, -1e4]])",
+        hints=(overflowed,),
+    )  # fmt: skip
+
+
+def test_attention_on_large_inputs_is_finite(student):
+    """self_attention on entries of magnitude 1e4 gives finite values"""
+    X = np.array([[1e4, 0.0], [0.0, 1e4], [5e3, 5e3]])
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = assert_shape(
+            student.self_attention(X.copy()), (3, 2), what="self_attention(X) with entries of 1e4"
+        )
+    if not np.isfinite(out).all():
+        raise CheckFailure(
+            "self_attention(X) with entries of 1e4 contains inf or nan: the scores reach about "
+            "7e7, so exp overflows; subtract each row's maximum score before exp"
+        )
+    assert_close(out, naive_attention(X), what="self_attention(X) with entries of 1e4")
+
+
+def test_weights_and_shapes(student):
+    """with W_q, W_k, W_v: softmax(Q Kᵀ / √d_k) V, where d_k is the width of Q"""
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(5, 4))
+    W_q, W_k, W_v = rng.normal(size=(4, 3)), rng.normal(size=(4, 3)), rng.normal(size=(4, 6))
+    out = student.self_attention(X.copy(), W_q.copy(), W_k.copy(), W_v.copy())
+    assert_close(out, naive_attention(X, W_q, W_k, W_v), what="self_attention(X, W_q, W_k, W_v)")
+
+
+def test_batched_input(student):
+    """a batch (B, T, d) gives each sequence's own attention, stacked"""
+    batch = np.random.default_rng(3).normal(size=(3, 4, 2))
+    out = student.self_attention(batch.copy())
+    assert_close(out, np.stack([naive_attention(x) for x in batch]), what="self_attention(batch)")
+
+
+def test_inputs_are_not_modified(student):
+    """self_attention and softmax leave the caller's arrays as they were"""
+    X = np.random.default_rng(11).normal(size=(4, 3))
+    W = np.eye(3) * 2.0
+    X_before, W_before = X.copy(), W.copy()
+    student.self_attention(X, W, W, W)
+    assert_unchanged(X_before, X, what="self_attention(X, W_q, W_k, W_v)")
+    assert_unchanged(W_before, W, what="self_attention(X, W_q, W_k, W_v)")
+    S = np.array([[3.0, 1.0], [0.5, 2.0]])
+    S_before = S.copy()
+    student.softmax(S)
+    assert_unchanged(S_before, S, what="softmax(S)")

@@ -1,0 +1,146 @@
+"""`autograder check`: run the public tests on a student's module and collect their outcomes.
+
+The tests run in a child pytest process, so a module that calls `os._exit`, crashes the
+interpreter or loops forever costs the student a clear message, not the command itself.
+"""
+
+from __future__ import annotations
+
+import configparser
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from autograder.course import TEMPLATE_INI, Course, find_course_root
+from autograder.errors import ConfigError
+from autograder.pytest_plugin import SUBMISSION_INI
+from autograder.results import TestOutcome
+
+DEFAULT_TIMEOUT_S = 300.0
+
+
+@dataclass(frozen=True)
+class CheckTarget:
+    """What to check: the student's module and the folder of public tests to run on it."""
+
+    submission: Path
+    tests_dir: Path
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """The outcome of every public test, or the reason the tests could not report."""
+
+    target: CheckTarget
+    outcomes: tuple[TestOutcome, ...]
+    problem: str | None = None
+
+    @property
+    def all_passed(self) -> bool:
+        return (
+            self.problem is None
+            and bool(self.outcomes)
+            and all(outcome.status == "passed" for outcome in self.outcomes)
+        )
+
+    def count(self, status: str) -> int:
+        return sum(outcome.status == status for outcome in self.outcomes)
+
+
+def locate(path: Path, *, assignment: str | None = None) -> CheckTarget:
+    """Find the student's module at `path` (a file, or a folder holding it) and its public tests.
+
+    A folder released by `autograder release` describes itself in its pytest.ini; otherwise the
+    course around `path` (or around the current folder) says which assignment the file belongs to.
+    """
+    path = path.resolve()
+    if not path.exists():
+        raise ConfigError(f"{path} does not exist: pass your module or the folder that holds it")
+    folder = path if path.is_dir() else path.parent
+    released = _released_folder(folder)
+    if released is not None and (path.is_dir() or path.name == released.submission.name):
+        return released
+    course_root = find_course_root(folder) or find_course_root(Path.cwd())
+    if course_root is None:
+        raise ConfigError(
+            f"cannot tell which assignment {path} belongs to: run `autograder check` in the "
+            f"folder you were given (it has a {TEMPLATE_INI}), or inside the course folder"
+        )
+    course = Course.load(course_root)
+    if path.is_dir():
+        spec = course.rubric.assignment(assignment)
+        submission = path / spec.module
+    else:
+        spec = course.rubric.assignment_for_module(path.name) or course.rubric.assignment(
+            assignment
+        )
+        submission = path
+    if not submission.is_file():
+        raise ConfigError(f"{submission} does not exist: the assignment expects {spec.module}")
+    return CheckTarget(submission=submission, tests_dir=course.public_tests_dir(spec))
+
+
+def _released_folder(folder: Path) -> CheckTarget | None:
+    ini = folder / TEMPLATE_INI
+    if not ini.is_file():
+        return None
+    parser = configparser.ConfigParser()
+    parser.read(ini, encoding="utf-8")
+    module = parser.get("pytest", SUBMISSION_INI, fallback=None)
+    tests = parser.get("pytest", "testpaths", fallback="tests")
+    if not module:
+        return None
+    return CheckTarget(submission=folder / module, tests_dir=folder / tests.split()[0])
+
+
+def run_check(target: CheckTarget, *, timeout_s: float = DEFAULT_TIMEOUT_S) -> CheckReport:
+    """Run the public tests on the student's module in a child process and read their outcomes."""
+    with tempfile.TemporaryDirectory(prefix="autograder-check-") as scratch:
+        results = Path(scratch) / "results.json"
+        ini = Path(scratch) / "pytest.ini"
+        ini.write_text("[pytest]\n", encoding="utf-8")  # isolate from any config around the tests
+        command = [
+            sys.executable, "-m", "pytest", str(target.tests_dir),
+            "-c", str(ini), "--rootdir", str(target.tests_dir),
+            "-p", "autograder.pytest_plugin", "-p", "no:cacheprovider",
+            "--import-mode=importlib", "-q", "--no-header", "-o", "console_output_style=classic",
+            f"--submission={target.submission}", f"--autograder-results={results}",
+        ]  # fmt: skip
+        environment = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+        process = subprocess.Popen(
+            command,
+            cwd=target.submission.parent,
+            env=environment,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # so a timeout can end the module's own children too
+        )
+        try:
+            output, _ = process.communicate(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            return CheckReport(
+                target,
+                (),
+                f"the public tests did not finish within {timeout_s:g} s: "
+                "does one of your functions loop forever?",
+            )
+        if not results.is_file():
+            tail = output.decode("utf-8", "replace").strip().splitlines()[-5:]
+            return CheckReport(
+                target,
+                (),
+                f"the test process ended before it could report (exit code {process.returncode}); "
+                "does your module call exit() or os._exit()? Its last output:\n" + "\n".join(tail),
+            )
+        data = json.loads(results.read_text(encoding="utf-8"))
+        outcomes = tuple(TestOutcome.from_dict(item) for item in data["tests"])
+        problem = None if outcomes else f"no public test was found in {target.tests_dir}"
+        return CheckReport(target, outcomes, problem)

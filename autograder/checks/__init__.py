@@ -1,0 +1,20 @@
+"""Assertions for tests that explain themselves: what is wrong, where, and what to try."""
+
+from autograder.checks.behaviour import assert_raises, assert_unchanged
+from autograder.checks.failure import CheckFailure, format_value, format_values
+from autograder.checks.numeric import as_array, assert_close, assert_shape
+from autograder.checks.symbolic import as_expression, assert_equivalent, assert_free_of
+
+__all__ = [
+    "CheckFailure",
+    "as_array",
+    "as_expression",
+    "assert_close",
+    "assert_equivalent",
+    "assert_free_of",
+    "assert_raises",
+    "assert_shape",
+    "assert_unchanged",
+    "format_value",
+    "format_values",
+]

@@ -1,0 +1,55 @@
+"""The failure a check raises, and how values are written in its message."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+import numpy as np
+
+T = TypeVar("T")
+Hint = Callable[[T], "str | None"]
+"""Looks at a student's wrong answer; returns advice when it recognises the mistake, else None."""
+
+
+class CheckFailure(AssertionError):
+    """A failed check, phrased for the student: what is wrong, where, expected vs observed, and
+    (when a hint recognises the mistake) what to try."""
+
+
+def fail(message: str, *, observed: T | None = None, hints: Iterable[Hint[T]] = ()) -> CheckFailure:
+    """A CheckFailure for `message`, with the first hint that recognises `observed` appended."""
+    advice = first_hint(observed, hints) if observed is not None else None
+    return CheckFailure(f"{message}: {advice}" if advice else message)
+
+
+def first_hint(observed: T, hints: Iterable[Hint[T]]) -> str | None:
+    for hint in hints:
+        try:
+            advice = hint(observed)
+        except Exception:  # a hint that cannot read this answer simply does not apply
+            continue
+        if advice:
+            return advice
+    return None
+
+
+def format_value(value: Any) -> str:
+    """A number as a student would write it: 0, 1, 0.8415, -0.99, 1e+04, nan."""
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        number = float(value)
+        if number.is_integer() and abs(number) < 1e6:
+            return str(int(number))
+        return f"{number:.4g}"
+    return repr(value)
+
+
+def format_values(values: Any, limit: int = 4) -> str:
+    """The first `limit` entries of a 1-D sequence: `[0, 1, 0, 1, …]`."""
+    flat = list(np.ravel(np.asarray(values)))
+    shown = ", ".join(format_value(v) for v in flat[:limit])
+    return f"[{shown}, …]" if len(flat) > limit else f"[{shown}]"

@@ -1,0 +1,87 @@
+"""Compare a student's array with an expected one and say where, and how, they differ."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from autograder.checks.failure import Hint, fail, format_value, format_values
+
+DEFAULT_RTOL = 1e-5
+DEFAULT_ATOL = 1e-6
+"""float32 answers pass: float64 is never required."""
+
+
+def as_array(value: Any, *, what: str, hints: Iterable[Hint[Any]] = ()) -> np.ndarray:
+    """`value` itself if it is a numeric NumPy array; otherwise a failure saying what it was."""
+    if not isinstance(value, np.ndarray):
+        advice = " (wrap the result in np.array(...))" if isinstance(value, (list, tuple)) else ""
+        raise fail(
+            f"{what} should return a NumPy array; yours returned a {type(value).__name__}{advice}",
+            observed=value,
+            hints=hints,
+        )
+    if not (np.issubdtype(value.dtype, np.number) or value.dtype == np.bool_):
+        raise fail(f"{what} should hold numbers; yours holds dtype {value.dtype}")
+    return value
+
+
+def assert_shape(
+    value: Any, shape: tuple[int, ...], *, what: str, hints: Iterable[Hint[Any]] = ()
+) -> np.ndarray:
+    """`value` itself if it is a numeric array of exactly `shape`; else a failure saying how."""
+    hints = tuple(hints)
+    array = as_array(value, what=what, hints=hints)
+    if array.shape != tuple(shape):
+        message = f"{what} should have shape {tuple(shape)}; yours has shape {array.shape}"
+        if array.shape == tuple(reversed(shape)) and len(shape) == 2:
+            message += " (rows and columns swapped: is it transposed?)"
+        raise fail(message, observed=array, hints=hints)
+    return array
+
+
+def assert_close(
+    actual: Any,
+    expected: Any,
+    *,
+    what: str,
+    rtol: float = DEFAULT_RTOL,
+    atol: float = DEFAULT_ATOL,
+    hints: Iterable[Hint[np.ndarray]] = (),
+) -> np.ndarray:
+    """Fail unless `actual` is an array of `expected`'s shape whose entries all match.
+
+    The message names the first differing entry with its index, the expected and the observed
+    value, and how many others differ; it never prints the whole expected array. A short 1-D
+    expectation is described whole (`row 0 should be [0, 1, 0, 1, …]; yours starts [1, 0, …]`).
+    """
+    hints = tuple(hints)
+    target = np.asarray(expected, dtype=np.float64)
+    array = assert_shape(actual, target.shape, what=what, hints=hints)
+    wrong = ~np.isclose(array, target, rtol=rtol, atol=atol, equal_nan=True)
+    if not wrong.any():
+        return array
+    if target.ndim == 1:
+        message = (
+            f"{what} should be {format_values(target)}; "
+            f"yours {'starts' if target.size > 4 else 'is'} {format_values(array)}"
+        )
+        first = int(np.argmax(wrong))
+        if first >= 4:
+            message += (
+                f" and entry {first} is {format_value(array[first])} "
+                f"where {format_value(target[first])} was expected"
+            )
+    else:
+        index = tuple(int(i) for i in np.argwhere(wrong)[0])
+        message = (
+            f"{what}[{', '.join(map(str, index))}] should be {format_value(target[index])}; "
+            f"yours is {format_value(array[index])}"
+        )
+        if wrong.sum() > 1:
+            message += f" ({int(wrong.sum()) - 1} more of its {wrong.size} entries differ)"
+    if np.isnan(array).any() and not np.isnan(target).any():
+        message += " (your result contains nan)"
+    raise fail(message, observed=array, hints=hints)

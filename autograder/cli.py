@@ -1,0 +1,130 @@
+"""The `autograder` command: the only module that prints or chooses an exit code.
+
+Exit codes: 0 the command did its job (a low score included); 1 it could not (or `check` found
+failing tests, or `release --check` found drift); 2 bad usage or a bad configuration file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import textwrap
+from collections.abc import Sequence
+from pathlib import Path
+
+from autograder import __version__
+from autograder.check import DEFAULT_TIMEOUT_S, CheckReport, locate, run_check
+from autograder.course import Course
+from autograder.errors import AutograderError, ConfigError
+from autograder.release import check_release, write_release
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+STATUS_LABELS = {
+    "passed": "passed",
+    "failed": "FAILED",
+    "error": "ERROR",
+    "not_implemented": "not implemented yet",
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args))
+    except ConfigError as error:
+        print(f"autograder: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except AutograderError as error:
+        print(f"autograder: {error}", file=sys.stderr)
+        return EXIT_FAILED
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="autograder", description="Autograded exercises for the maths of transformers."
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    verbs = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
+
+    check = verbs.add_parser(
+        "check",
+        help="run the public tests on your module, with hints (students)",
+        description="Run the public tests on your module and say what is wrong and why. "
+        "Exit 0 when every public test passes.",
+    )
+    check.add_argument(
+        "path", nargs="?", default=".", type=Path,
+        help="your module, or the folder that holds it (default: this folder)",
+    )  # fmt: skip
+    check.add_argument("--assignment", help="the assignment, when the course has several")
+    check.add_argument(
+        "--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="SECONDS",
+        help=f"give up after this long (default {DEFAULT_TIMEOUT_S:g})",
+    )  # fmt: skip
+    check.set_defaults(run=_check)
+
+    release = verbs.add_parser(
+        "release",
+        help="write student_template/ from reference/ and assignments/ (instructors)",
+        description="Generate the student version of an assignment: stubs, public tests, README.",
+    )
+    release.add_argument("--assignment", help="the assignment, when the course has several")
+    release.add_argument(
+        "--check", action="store_true",
+        help="write nothing; exit 1, naming each file, if student_template/ is out of date",
+    )  # fmt: skip
+    release.add_argument("--course", type=Path, help="the course folder (default: found from here)")
+    release.set_defaults(run=_release)
+    return parser
+
+
+def _course(args: argparse.Namespace) -> Course:
+    return Course.load(args.course) if args.course else Course.find(Path.cwd())
+
+
+def _release(args: argparse.Namespace) -> int:
+    course = _course(args)
+    spec = course.rubric.assignment(args.assignment)
+    if args.check:
+        check_release(course, spec)
+        print(f"{course.template_dir.name}/ is up to date with {spec.name}")
+        return EXIT_OK
+    written = write_release(course, spec)
+    print(f"released {spec.name}: {len(written)} files in {course.template_dir}")
+    return EXIT_OK
+
+
+def _check(args: argparse.Namespace) -> int:
+    target = locate(args.path, assignment=args.assignment)
+    report = run_check(target, timeout_s=args.timeout)
+    print(render_check(report))
+    return EXIT_OK if report.all_passed else EXIT_FAILED
+
+
+def render_check(report: CheckReport) -> str:
+    """The check table: one line per public test, its message indented below it."""
+    target = report.target
+    lines = [f"Checking {target.submission} with the public tests in {target.tests_dir}", ""]
+    width = max(len(label) for label in STATUS_LABELS.values())
+    part_width = max((len(o.part or "") for o in report.outcomes), default=0)
+    for outcome in report.outcomes:
+        label = STATUS_LABELS[outcome.status]
+        lines.append(f"  {label:<{width}}  {outcome.part or '':<{part_width}}  {outcome.title}")
+        if outcome.message and outcome.status != "passed":
+            indent = " " * (width + part_width + 6)
+            for paragraph in outcome.message.splitlines():
+                lines.extend(
+                    textwrap.wrap(paragraph, 100, initial_indent=indent, subsequent_indent=indent)
+                )
+    if report.problem:
+        lines += ["", f"Problem: {report.problem}"]
+    counts = [
+        f"{report.count(status)} {STATUS_LABELS[status] if status != 'failed' else 'failed'}"
+        for status in STATUS_LABELS
+        if report.count(status)
+    ]
+    lines += ["", f"{len(report.outcomes)} public tests: {', '.join(counts) or 'none ran'}"]
+    if report.all_passed:
+        lines.append("Every public test passes. The grader runs more tests on other inputs.")
+    return "\n".join(lines)

@@ -1,0 +1,59 @@
+"""Where a course's files live: the folder holding `grading.toml`, and each assignment's paths."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from autograder.errors import ConfigError
+from autograder.rubric import AssignmentSpec, Rubric, load_rubric
+
+RUBRIC_FILE = "grading.toml"
+TEMPLATE_INI = "pytest.ini"
+"""A released assignment folder describes itself in this file (see release.py)."""
+
+
+@dataclass(frozen=True)
+class Course:
+    """A course folder: `grading.toml`, `assignments/`, `reference/` and `student_template/`."""
+
+    root: Path
+    rubric: Rubric
+
+    @classmethod
+    def find(cls, start: Path) -> Course:
+        """The course whose `grading.toml` is in `start` or the nearest folder above it."""
+        found = find_course_root(start)
+        if found is None:
+            raise ConfigError(
+                f"no {RUBRIC_FILE} in {start.resolve()} or any folder above it: "
+                "run this command inside the course folder, or pass --course DIR"
+            )
+        return cls.load(found)
+
+    @classmethod
+    def load(cls, root: Path) -> Course:
+        root = root.resolve()
+        return cls(root=root, rubric=load_rubric(root / RUBRIC_FILE))
+
+    def assignment_dir(self, spec: AssignmentSpec) -> Path:
+        return self.root / "assignments" / spec.name
+
+    def public_tests_dir(self, spec: AssignmentSpec) -> Path:
+        return self.assignment_dir(spec) / "public_tests"
+
+    def reference_path(self, spec: AssignmentSpec) -> Path:
+        return self.root / "reference" / spec.module
+
+    @property
+    def template_dir(self) -> Path:
+        return self.root / "student_template"
+
+
+def find_course_root(start: Path) -> Path | None:
+    """The nearest folder at or above `start` that holds `grading.toml`, or None."""
+    start = start.resolve()
+    for folder in (start, *start.parents):
+        if (folder / RUBRIC_FILE).is_file():
+            return folder
+    return None

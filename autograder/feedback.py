@@ -1,0 +1,70 @@
+"""Turn an exception from a test into a status and a message in the student's terms."""
+
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+
+from autograder.results import Status
+
+
+class SubmissionImportError(Exception):
+    """The student's module could not be imported; every test that needs it reports this."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    status: Status
+    message: str
+
+
+def explain(error: BaseException, tb: TracebackType | None, submission: Path | None) -> Verdict:
+    """Say what went wrong: not implemented yet, a failed check, or an error in student code."""
+    where = _student_frame(tb, submission)
+    if isinstance(error, NotImplementedError):
+        name = f"`{where.name}`" if where else "a function this test calls"
+        return Verdict("not_implemented", f"{name} is not implemented yet")
+    if isinstance(error, SubmissionImportError):
+        return Verdict("error", str(error))
+    if isinstance(error, AssertionError):
+        return Verdict("failed", str(error).strip() or "a check failed")
+    text = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+    if where is None:
+        return Verdict("error", text)
+    return Verdict(
+        "error", f"`{where.name}` raised {text} ({Path(where.filename).name}, line {where.lineno})"
+    )
+
+
+def describe_import_failure(error: BaseException, submission: Path) -> str:
+    """One line on why `submission` would not import, pointing at its own line where possible."""
+    if isinstance(error, SyntaxError):
+        return f"{submission.name} has a syntax error on line {error.lineno}: {error.msg}"
+    if isinstance(error, SystemExit):
+        return f"{submission.name} called exit() while being imported; remove that call"
+    where = _student_frame(error.__traceback__, submission)
+    line = f" (line {where.lineno})" if where else ""
+    detail = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+    if isinstance(error, ModuleNotFoundError):
+        detail += "; only the Python standard library, numpy and sympy are available"
+    return f"could not import {submission.name}{line}: {detail}"
+
+
+def _student_frame(
+    tb: TracebackType | None, submission: Path | None
+) -> traceback.FrameSummary | None:
+    """The innermost traceback frame that runs the student's own file."""
+    if tb is None or submission is None:
+        return None
+    target = str(submission.resolve())
+    frames = [f for f in traceback.extract_tb(tb) if _same_file(f.filename, target)]
+    return frames[-1] if frames else None
+
+
+def _same_file(filename: str, target: str) -> bool:
+    try:
+        return str(Path(filename).resolve()) == target
+    except OSError:
+        return False

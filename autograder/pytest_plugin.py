@@ -1,0 +1,151 @@
+"""The kit's pytest plugin: the `student` fixture, the `part`/`points` markers, outcome records.
+
+Loaded with `-p autograder.pytest_plugin` (the student template's pytest.ini and `autograder
+check` both do). Each test's outcome is classified by `feedback.explain` from the exception
+pytest caught, never by parsing printed output, and `--autograder-results FILE` writes them all
+as JSON when the session ends.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from collections.abc import Generator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from autograder.feedback import SubmissionImportError, describe_import_failure, explain
+from autograder.results import TestOutcome
+
+SUBMISSION_INI = "autograder_submission"
+
+
+class OutcomeRecorder:
+    """Per-session plugin: classifies each test's outcome and, on request, writes them as JSON."""
+
+    def __init__(self, submission: Path | None, results_file: Path | None) -> None:
+        self.submission = submission
+        self.results_file = results_file
+        self.outcomes: dict[str, TestOutcome] = {}
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(
+        self, item: pytest.Item, call: pytest.CallInfo[None]
+    ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+        report = yield
+        verdict = None
+        if call.excinfo is not None and not report.skipped:
+            verdict = explain(call.excinfo.value, call.excinfo.tb, self.submission)
+            if verdict.status == "not_implemented":
+                report.longrepr = verdict.message  # a stub is a to-do, not a crash: no traceback
+        previous = self.outcomes.get(item.nodeid)
+        if verdict is not None and (previous is None or previous.status == "passed"):
+            self.outcomes[item.nodeid] = _outcome(item, verdict.status, verdict.message)
+        elif call.when == "call" and report.passed and previous is None:
+            self.outcomes[item.nodeid] = _outcome(item, "passed", None)
+        return report
+
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        """A test file that does not even load is an error of its own (never silently no test)."""
+        if report.failed:
+            self.outcomes[report.nodeid] = TestOutcome(
+                nodeid=report.nodeid,
+                name=report.nodeid,
+                title=f"load {report.nodeid}",
+                part=None,
+                status="error",
+                message=str(report.longrepr).strip().splitlines()[-1],
+            )
+
+    def pytest_sessionfinish(self) -> None:
+        if self.results_file is not None:
+            outcomes = [outcome.to_dict() for outcome in self.outcomes.values()]
+            self.results_file.write_text(
+                json.dumps({"schema": 1, "tests": outcomes}, indent=1), encoding="utf-8"
+            )
+
+
+_RECORDER = pytest.StashKey[OutcomeRecorder]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("autograder")
+    group.addoption(
+        "--submission", help="the student's module (.py) that the `student` fixture loads"
+    )
+    group.addoption("--autograder-results", help="write every test's outcome to this JSON file")
+    parser.addini(SUBMISSION_INI, "the student's module, relative to this ini file", default="")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "part(name): the rubric part (grading.toml) this test grades"
+    )
+    config.addinivalue_line("markers", "points(n): the points this test is worth within its part")
+    results = config.getoption("autograder_results")
+    recorder = OutcomeRecorder(_submission_path(config), Path(results) if results else None)
+    config.stash[_RECORDER] = recorder
+    config.pluginmanager.register(recorder, "autograder-outcomes")
+
+
+def _submission_path(config: pytest.Config) -> Path | None:
+    option = config.getoption("submission")
+    if option:
+        return Path(option).resolve()
+    configured = config.getini(SUBMISSION_INI)
+    if configured and config.inipath is not None:
+        return (config.inipath.parent / str(configured)).resolve()
+    return None
+
+
+@pytest.fixture(scope="session")
+def student(request: pytest.FixtureRequest) -> ModuleType:
+    """The student's module, imported once per session."""
+    submission = request.config.stash[_RECORDER].submission
+    if submission is None:
+        raise pytest.UsageError(
+            f"no student module: pass --submission FILE or set {SUBMISSION_INI} in pytest.ini"
+        )
+    if not submission.is_file():
+        raise SubmissionImportError(f"{submission} does not exist: is the file named correctly?")
+    return import_submission(submission)
+
+
+def import_submission(path: Path) -> ModuleType:
+    """Import the file at `path` as a fresh module named after it."""
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    if spec is None or spec.loader is None:
+        raise SubmissionImportError(f"{path.name} is not a Python module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[path.stem] = module  # dataclasses and typing look a module up by name
+    try:
+        spec.loader.exec_module(module)
+    except BaseException as error:
+        sys.modules.pop(path.stem, None)
+        if isinstance(error, KeyboardInterrupt):
+            raise
+        raise SubmissionImportError(describe_import_failure(error, path)) from None
+    return module
+
+
+def _outcome(item: pytest.Item, status: str, message: str | None) -> TestOutcome:
+    part = item.get_closest_marker("part")
+    function = getattr(item, "function", None)
+    doc = (getattr(function, "__doc__", None) or "").strip()
+    title = doc.splitlines()[0] if doc else item.name
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None:
+        title = f"{title} [{callspec.id}]"
+    return TestOutcome.from_dict(
+        {
+            "nodeid": item.nodeid,
+            "name": item.name,
+            "title": title,
+            "part": part.args[0] if part and part.args else None,
+            "status": status,
+            "message": message,
+        }
+    )
