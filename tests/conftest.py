@@ -1,0 +1,49 @@
+"""Shared fixtures: the repository's course, its reference module, and throwaway copies of both."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from autograder.course import Course
+from autograder.rubric import AssignmentSpec
+
+ROOT = Path(__file__).resolve().parents[1]
+COURSE_FILES = ("grading.toml", "reference", "assignments", "student_template")
+
+
+@pytest.fixture(scope="session")
+def course() -> Course:
+    return Course.load(ROOT)
+
+
+@pytest.fixture(scope="session")
+def spec(course: Course) -> AssignmentSpec:
+    return course.rubric.assignment("positional_encoding")
+
+
+@pytest.fixture(scope="session")
+def reference(course: Course, spec: AssignmentSpec) -> ModuleType:
+    """The reference solution, imported from its file (it is not part of the installed package)."""
+    path = course.reference_path(spec)
+    module_spec = importlib.util.spec_from_file_location("reference_positional_encoding", path)
+    assert module_spec is not None and module_spec.loader is not None
+    module = importlib.util.module_from_spec(module_spec)
+    module_spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def course_copy(tmp_path: Path) -> Course:
+    """A private copy of the course files, for tests that write or break them."""
+    for name in COURSE_FILES:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, tmp_path / name)
+    return Course.load(tmp_path)

@@ -1,0 +1,113 @@
+"""grading.toml is read once into a frozen Rubric; each mistake in it names the file and key."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from autograder.cli import main
+from autograder.course import Course
+from autograder.errors import ConfigError
+from autograder.rubric import load_rubric
+
+VALID = """
+[assignments.demo]
+title = "Demo"
+module = "demo.py"
+
+[assignments.demo.parts.one]
+title = "Part one"
+points = 60
+
+[assignments.demo.parts.two]
+title = "Part two"
+points = 40.5
+"""
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "grading.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_the_course_rubric(course: Course) -> None:
+    spec = course.rubric.assignment()
+    assert spec.name == "positional_encoding" and spec.module == "positional_encoding.py"
+    assert {p.name: p.points for p in spec.parts} == {
+        "encoding": 30, "attention": 25, "rotation": 15, "symbolic": 15, "permutation": 15,
+    }  # fmt: skip
+    assert spec.max_score == 100
+
+
+def test_parsed_values_are_frozen(tmp_path: Path) -> None:
+    rubric = load_rubric(write(tmp_path, VALID))
+    spec = rubric.assignment("demo")
+    assert spec.module_name == "demo" and spec.max_score == 100.5
+    assert spec.part("two").points == 40.5
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        spec.title = "changed"  # type: ignore[misc]
+    assert rubric.assignment_for_module("demo.py") is spec
+    assert rubric.assignment_for_module("other.py") is None
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "complaint"),
+    [
+        ('title = "Demo"', 'title = "Demo"\ndue = 3', "unknown key 'due' in [assignments.demo]"),
+        (
+            "points = 60",
+            'points = "sixty"',
+            "[assignments.demo.parts.one.points] must be a number, got str 'sixty'",
+        ),
+        ("points = 60", "points = -1", "[assignments.demo.parts.one.points] must be positive"),
+        ("points = 60", "points = true", "[assignments.demo.parts.one.points] must be a number"),
+        (
+            'module = "demo.py"',
+            'module = "demo"',
+            "[assignments.demo.module] must be a Python file name",
+        ),
+        (
+            'module = "demo.py"',
+            "",
+            "[assignments.demo.module] must be a non-empty string, got nothing",
+        ),
+        ("[assignments.demo]", "[assignment.demo]", "unknown key 'assignment' in the top level"),
+    ],
+)
+def test_mistakes_name_the_file_and_key(tmp_path: Path, old: str, new: str, complaint: str) -> None:
+    assert old in VALID
+    path = write(tmp_path, VALID.replace(old, new, 1))
+    with pytest.raises(ConfigError) as error:
+        load_rubric(path)
+    assert str(error.value).startswith(str(path))
+    assert complaint in str(error.value)
+
+
+def test_invalid_toml_and_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_rubric(write(tmp_path, "[assignments\n"))
+    with pytest.raises(ConfigError, match="no such file"):
+        load_rubric(tmp_path / "absent.toml")
+
+
+def test_unknown_assignment_lists_the_known_ones(tmp_path: Path) -> None:
+    rubric = load_rubric(write(tmp_path, VALID))
+    with pytest.raises(ConfigError, match="has no assignment 'nope'; it defines demo"):
+        rubric.assignment("nope")
+
+
+def test_bad_rubric_exits_2_with_the_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(tmp_path, VALID.replace("points = 60", 'points = "x"'))
+    assert main(["release", "--course", str(tmp_path)]) == 2
+    assert "[assignments.demo.parts.one.points] must be a number" in capsys.readouterr().err
+
+
+def test_no_course_found_says_what_to_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ConfigError, match=r"no grading\.toml in .* or any folder above it"):
+        Course.find(tmp_path)
