@@ -98,6 +98,14 @@ def _released_folder(folder: Path) -> CheckTarget | None:
     return CheckTarget(submission=folder / module, tests_dir=folder / tests.split()[0])
 
 
+def _kill_tree(process: subprocess.Popen[bytes]) -> None:
+    """End the test process and, on POSIX, every process the student's module started."""
+    if hasattr(os, "killpg"):
+        os.killpg(process.pid, signal.SIGKILL)
+    else:  # Windows: no process groups through os; ending the test process is what we can do
+        process.kill()
+
+
 def run_check(target: CheckTarget, *, timeout_s: float = DEFAULT_TIMEOUT_S) -> CheckReport:
     """Run the public tests on the student's module in a child process and read their outcomes."""
     with tempfile.TemporaryDirectory(prefix="autograder-check-") as scratch:
@@ -124,7 +132,7 @@ def run_check(target: CheckTarget, *, timeout_s: float = DEFAULT_TIMEOUT_S) -> C
         try:
             output, _ = process.communicate(timeout=timeout_s)
         except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
+            _kill_tree(process)
             process.communicate()
             return CheckReport(
                 target,

@@ -106,6 +106,15 @@ def render_check(report: CheckReport) -> str:
     """The check table: one line per public test, its message indented below it."""
     target = report.target
     lines = [f"Checking {target.submission} with the public tests in {target.tests_dir}", ""]
+    messages = {outcome.message for outcome in report.outcomes}
+    if (
+        len(report.outcomes) > 1
+        and len(messages) == 1
+        and report.count("error") == len(report.outcomes)
+    ):
+        lines += [f"  No public test could run: {messages.pop()}", ""]
+        lines.append(f"{len(report.outcomes)} public tests: {len(report.outcomes)} ERROR")
+        return "\n".join(lines)
     width = max(len(label) for label in STATUS_LABELS.values())
     part_width = max((len(o.part or "") for o in report.outcomes), default=0)
     for outcome in report.outcomes:

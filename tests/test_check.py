@@ -188,7 +188,7 @@ def test_locate_outside_the_course_uses_the_current_folder(
 
 
 def test_cli_check_exit_codes_and_table(
-    course: Course, spec: AssignmentSpec, capsys: pytest.CaptureFixture[str]
+    course: Course, spec: AssignmentSpec, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     assert main(["check", str(course.reference_path(spec))]) == 0
     out = capsys.readouterr().out
@@ -196,5 +196,11 @@ def test_cli_check_exit_codes_and_table(
     assert main(["check", str(course.template_dir)]) == 1
     out = capsys.readouterr().out
     assert "not implemented yet  encoding" in out
+    broken = tmp_path / "positional_encoding.py"
+    broken.write_text("def f(:\n", encoding="utf-8")
+    assert main(["check", str(broken)]) == 1
+    out = capsys.readouterr().out
+    assert "No public test could run: positional_encoding.py has a syntax error on line 1" in out
+    assert out.count("syntax error") == 1
     assert main(["check", "/nonexistent/positional_encoding.py"]) == 2
     assert "does not exist" in capsys.readouterr().err
