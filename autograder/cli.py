@@ -7,6 +7,7 @@ failing tests, or `release --check` found drift); 2 bad usage or a bad configura
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import textwrap
 from collections.abc import Sequence
@@ -16,7 +17,12 @@ from autograder import __version__
 from autograder.check import DEFAULT_TIMEOUT_S, CheckReport, locate, run_check
 from autograder.course import Course
 from autograder.errors import AutograderError, ConfigError
+from autograder.grade import grade_submission
 from autograder.release import check_release, write_release
+from autograder.report import FORMATS
+from autograder.results import SubmissionResult
+from autograder.rubric import AssignmentSpec
+from autograder.sandbox.isolation import choose
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 STATUS_LABELS = {
@@ -24,6 +30,7 @@ STATUS_LABELS = {
     "failed": "FAILED",
     "error": "ERROR",
     "not_implemented": "not implemented yet",
+    "timeout": "TIMEOUT",
 }
 
 
@@ -76,6 +83,23 @@ def _parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     release.add_argument("--course", type=Path, help="the course folder (default: found from here)")
     release.set_defaults(run=_release)
+
+    grade = verbs.add_parser(
+        "grade",
+        help="grade submissions with the hidden and public tests, in a sandbox (CI, instructors)",
+        description="Grade each submission (a .py file, a folder, a .zip or a notebook) with the "
+        "hidden and public tests; student code runs in an isolated worker. Exit 0 when grading "
+        "completed, whatever the scores.",
+    )
+    grade.add_argument("submissions", nargs="+", type=Path, metavar="SUBMISSION")
+    grade.add_argument("--assignment", help="the assignment, when the course has several")
+    grade.add_argument("--course", type=Path, help="the course folder (default: found from here)")
+    grade.add_argument("--out", type=Path, help="write result files here (default: none)")
+    grade.add_argument(
+        "--format", default="json,gradescope,junit",
+        help="comma-separated: json, gradescope, junit (default: all three)",
+    )  # fmt: skip
+    grade.set_defaults(run=_grade)
     return parser
 
 
@@ -93,6 +117,61 @@ def _release(args: argparse.Namespace) -> int:
     written = write_release(course, spec)
     print(f"released {spec.name}: {len(written)} files in {course.template_dir}")
     return EXIT_OK
+
+
+def _grade(args: argparse.Namespace) -> int:
+    course = _course(args)
+    spec = course.rubric.assignment(args.assignment)
+    formats = [name.strip() for name in args.format.split(",") if name.strip()]
+    unknown = [name for name in formats if name not in FORMATS]
+    if unknown:
+        raise ConfigError(f"unknown --format {unknown[0]!r}; choose from {', '.join(FORMATS)}")
+    hide = (args.out.resolve(),) if args.out else ()
+    _warn_about_isolation(course, spec)
+    failed = False
+    for path in args.submissions:
+        result = grade_submission(course, spec, path, hide=hide)
+        print(render_grade(result))
+        failed |= result.status == "grader_error"
+        if args.out:
+            args.out.mkdir(parents=True, exist_ok=True)
+            for name in formats:
+                suffix, render = FORMATS[name]
+                (args.out / f"{result.submission}{suffix}").write_text(render(result), "utf-8")
+    return EXIT_FAILED if failed else EXIT_OK
+
+
+def _warn_about_isolation(course: Course, spec: AssignmentSpec) -> None:
+    """Say once, before grading, which isolation layers this machine cannot provide."""
+    layers = choose(hidden=[course.root], bubblewrap=spec.bubblewrap).layers
+    missing = []
+    if "bwrap" not in layers and spec.bubblewrap != "off":
+        missing.append("bubblewrap (no network and no view of the course files for student code)")
+    if "unprivileged_user" not in layers and hasattr(os, "geteuid") and os.geteuid() == 0:
+        missing.append("dropping to an unprivileged user")
+    if missing:
+        print(f"autograder: warning: grading without {'; without '.join(missing)}", file=sys.stderr)
+
+
+def render_grade(result: SubmissionResult) -> str:
+    """The grade table: one line per test with its points, the message below a lost one."""
+    head = f"{result.submission}: {result.score:g} / {result.max_score:g}"
+    if result.status != "graded":
+        return f"{head} ({result.status}): {result.message}\n"
+    lines = [f"{head}   [{result.duration_s:.2f} s; isolation: {', '.join(result.isolation)}]"]
+    for test in result.tests:
+        label = STATUS_LABELS[test.status]
+        lines.append(
+            f"  {test.score:>5g}/{test.max_score:<4g} {label:<19} {test.part:<11} {test.name}"
+        )
+        if test.message and test.status != "passed":
+            lines.extend(
+                textwrap.wrap(
+                    test.message, 100, initial_indent=" " * 14, subsequent_indent=" " * 14
+                )
+            )
+    lines.extend(f"  note: {note}" for note in result.notes)
+    return "\n".join(lines) + "\n"
 
 
 def _check(args: argparse.Namespace) -> int:

@@ -22,7 +22,11 @@ class Verdict:
 
 def explain(error: BaseException, tb: TracebackType | None, submission: Path | None) -> Verdict:
     """Say what went wrong: not implemented yet, a failed check, or an error in student code."""
-    where = _student_frame(tb, submission)
+    where = _student_frame(tb, submission) or _reported_location(error)
+    if type(error).__name__ in TIMEOUT_ERRORS:
+        return Verdict("timeout", str(error))
+    if type(error).__name__ == "StudentCrash":
+        return Verdict("error", str(error))
     if isinstance(error, NotImplementedError):
         name = f"`{where.name}`" if where else "a function this test calls"
         return Verdict("not_implemented", f"{name} is not implemented yet")
@@ -36,6 +40,18 @@ def explain(error: BaseException, tb: TracebackType | None, submission: Path | N
     return Verdict(
         "error", f"`{where.name}` raised {text} ({Path(where.filename).name}, line {where.lineno})"
     )
+
+
+TIMEOUT_ERRORS = {"StudentTimeout", "SubmissionTimeExhausted"}
+
+
+def _reported_location(error: BaseException) -> traceback.FrameSummary | None:
+    """Where a student's exception was raised, as the worker reported it (grading mode)."""
+    location = getattr(error, "student_location", None)
+    if location is None:
+        return None
+    function, filename, line = location
+    return traceback.FrameSummary(filename, line, function, lookup_line=False)
 
 
 def describe_import_failure(error: BaseException, submission: Path) -> str:

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Generator
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -85,6 +86,9 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", "part(name): the rubric part (grading.toml) this test grades"
     )
     config.addinivalue_line("markers", "points(n): the points this test is worth within its part")
+    config.addinivalue_line(
+        "markers", "visibility(name): visible, hidden or after_due_date (Gradescope's meanings)"
+    )
     results = config.getoption("autograder_results")
     recorder = OutcomeRecorder(_submission_path(config), Path(results) if results else None)
     config.stash[_RECORDER] = recorder
@@ -101,9 +105,60 @@ def _submission_path(config: pytest.Config) -> Path | None:
     return None
 
 
+class GradingContext:
+    """Registered by the grader's runner: what the fixtures hand to hidden and public tests."""
+
+    def __init__(
+        self, *, student: Any, reference: ModuleType, tolerance: dict[str, float], seed: int
+    ) -> None:
+        self.student = student
+        self.reference = reference
+        self.tolerance = tolerance
+        self.seed = seed
+
+
+def _grading(config: pytest.Config) -> GradingContext | None:
+    """The context the grader's runner passed to pytest.main, if this is a grading run."""
+    plugins = config.pluginmanager.get_plugins()
+    return next((p for p in plugins if isinstance(p, GradingContext)), None)
+
+
 @pytest.fixture(scope="session")
-def student(request: pytest.FixtureRequest) -> ModuleType:
-    """The student's module, imported once per session."""
+def reference(request: pytest.FixtureRequest) -> ModuleType:
+    """The reference solution: only the grader has it."""
+    grading = _grading(request.config)
+    if grading is None:
+        raise pytest.UsageError(
+            "the `reference` fixture exists only when the grader runs the tests"
+        )
+    return grading.reference
+
+
+@pytest.fixture(scope="session")
+def tolerance(request: pytest.FixtureRequest) -> dict[str, float]:
+    """The rubric's numeric tolerance, as keyword arguments for `assert_close`."""
+    grading = _grading(request.config)
+    return dict(grading.tolerance) if grading else {"rtol": 1e-5, "atol": 1e-6}
+
+
+@pytest.fixture
+def rng(request: pytest.FixtureRequest) -> Any:
+    """A NumPy generator seeded from the rubric's secret seed and the test's name."""
+    import zlib
+
+    import numpy as np
+
+    grading = _grading(request.config)
+    seed = grading.seed if grading else 0
+    return np.random.default_rng([seed, zlib.crc32(request.node.nodeid.encode())])
+
+
+@pytest.fixture(scope="session")
+def student(request: pytest.FixtureRequest) -> Any:
+    """The student's module: imported here for `check`, a proxy to the worker when grading."""
+    grading = _grading(request.config)
+    if grading is not None:
+        return grading.student
     submission = request.config.stash[_RECORDER].submission
     if submission is None:
         raise pytest.UsageError(
@@ -133,6 +188,8 @@ def import_submission(path: Path) -> ModuleType:
 
 def _outcome(item: pytest.Item, status: str, message: str | None) -> TestOutcome:
     part = item.get_closest_marker("part")
+    points = item.get_closest_marker("points")
+    visibility = item.get_closest_marker("visibility")
     function = getattr(item, "function", None)
     doc = (getattr(function, "__doc__", None) or "").strip()
     title = doc.splitlines()[0] if doc else item.name
@@ -147,5 +204,7 @@ def _outcome(item: pytest.Item, status: str, message: str | None) -> TestOutcome
             "part": part.args[0] if part and part.args else None,
             "status": status,
             "message": message,
+            "points": points.args[0] if points and points.args else None,
+            "visibility": visibility.args[0] if visibility and visibility.args else None,
         }
     )

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Literal, cast
 
-Status = Literal["passed", "failed", "error", "not_implemented"]
-STATUSES: tuple[Status, ...] = ("passed", "failed", "error", "not_implemented")
+Status = Literal["passed", "failed", "error", "not_implemented", "timeout"]
+STATUSES: tuple[Status, ...] = ("passed", "failed", "error", "not_implemented", "timeout")
 
 
 @dataclass(frozen=True)
@@ -21,6 +21,10 @@ class TestOutcome:
     part: str | None
     status: Status
     message: str | None = None
+    points: float | None = None
+    """From the test's `points` marker; None when it has none."""
+    visibility: str | None = None
+    """From the test's `visibility` marker; None for the rubric's default."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -37,4 +41,82 @@ class TestOutcome:
             part=None if data.get("part") is None else str(data["part"]),
             status=cast(Status, status),
             message=None if data.get("message") is None else str(data["message"]),
+            points=None if data.get("points") is None else float(data["points"]),
+            visibility=None if data.get("visibility") is None else str(data["visibility"]),
         )
+
+
+SubmissionStatus = Literal["graded", "ungradable", "grader_error"]
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True)
+class TestResult:
+    """One graded test, as the student (or Gradescope) sees it."""
+
+    __test__ = False
+
+    name: str
+    nodeid: str
+    part: str
+    score: float
+    max_score: float
+    status: Status
+    visibility: str
+    message: str | None = None
+    hint: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TestResult:
+        if data["status"] not in STATUSES:
+            raise ValueError(f"unknown test status {data['status']!r}")
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class SubmissionResult:
+    """The grade of one submission: the kit's own JSON schema, rendered to every other format."""
+
+    assignment: str
+    submission: str
+    status: SubmissionStatus
+    score: float
+    max_score: float
+    isolation: tuple[str, ...]
+    duration_s: float
+    tests: tuple[TestResult, ...] = ()
+    message: str | None = None
+    """Why a submission is ungradable, or what went wrong in the grader."""
+    output: str = ""
+    """What the student's code printed (capped)."""
+    notes: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["isolation"] = list(self.isolation)
+        data["notes"] = list(self.notes)
+        data["tests"] = [test.to_dict() for test in self.tests]
+        return {"schema": SCHEMA_VERSION, **data}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SubmissionResult:
+        fields = dict(data)
+        if fields.pop("schema", None) != SCHEMA_VERSION:
+            raise ValueError(f"not a result of schema {SCHEMA_VERSION}")
+        if fields["status"] not in ("graded", "ungradable", "grader_error"):
+            raise ValueError(f"unknown submission status {fields['status']!r}")
+        fields["isolation"] = tuple(fields["isolation"])
+        fields["notes"] = tuple(fields.get("notes", ()))
+        fields["tests"] = tuple(TestResult.from_dict(test) for test in fields["tests"])
+        return cls(**fields)
+
+    def part_scores(self) -> dict[str, tuple[float, float]]:
+        """{part: (score, max_score)} in the order the parts first appear."""
+        parts: dict[str, tuple[float, float]] = {}
+        for test in self.tests:
+            score, most = parts.get(test.part, (0.0, 0.0))
+            parts[test.part] = (score + test.score, most + test.max_score)
+        return parts

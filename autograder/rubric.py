@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
 from autograder.errors import ConfigError
+from autograder.sandbox.limits import Limits
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -33,6 +34,19 @@ class AssignmentSpec:
     title: str
     module: str
     parts: tuple[Part, ...]
+    limits: Limits = field(default_factory=Limits)
+    bubblewrap: str = "auto"
+    """"auto" (use it where it works), "required" (refuse to grade without it) or "off"."""
+    rtol: float = 1e-5
+    atol: float = 1e-6
+    seed: int = 0
+    """Seeds the hidden tests' random inputs; students never see it."""
+    public_visibility: str = "visible"
+    hidden_visibility: str = "after_due_date"
+
+    @property
+    def tolerance(self) -> dict[str, float]:
+        return {"rtol": self.rtol, "atol": self.atol}
 
     @property
     def module_name(self) -> str:
@@ -102,7 +116,11 @@ def load_rubric(path: Path) -> Rubric:
 
 def _assignment(reader: _Reader, name: str, table: Mapping[str, Any]) -> AssignmentSpec:
     key = f"assignments.{name}"
-    reader.only_keys(table, key, {"title", "module", "parts"})
+    reader.only_keys(
+        table,
+        key,
+        {"title", "module", "parts", "points", "seed", "limits", "tolerance", "visibility"},
+    )
     module = reader.string(table, "module", key)
     if not module.endswith(".py") or "/" in module or not module[:-3].isidentifier():
         reader.fail(f"{key}.module", f"must be a Python file name such as 'x.py', got {module!r}")
@@ -120,9 +138,67 @@ def _assignment(reader: _Reader, name: str, table: Mapping[str, Any]) -> Assignm
         parts.append(
             Part(name=part_name, title=reader.string(part, "title", part_key), points=points)
         )
-    return AssignmentSpec(
-        name=name, title=reader.string(table, "title", key), module=module, parts=tuple(parts)
+    total = sum(part.points for part in parts)
+    if "points" in table and reader.number(table, "points", key) != total:
+        reader.fail(
+            f"{key}.points",
+            f"is {table['points']}, but its parts add up to {total:g}: change one or the other",
+        )
+    tolerance = reader.table(table, "tolerance", f"{key}.tolerance") if "tolerance" in table else {}
+    reader.only_keys(tolerance, f"{key}.tolerance", {"rtol", "atol"})
+    visibility = (
+        reader.table(table, "visibility", f"{key}.visibility") if "visibility" in table else {}
     )
+    reader.only_keys(visibility, f"{key}.visibility", {"public", "hidden"})
+    limits, bubblewrap = _limits(reader, table, f"{key}.limits")
+    seed = reader.number(table, "seed", key) if "seed" in table else 0
+    return AssignmentSpec(
+        name=name,
+        title=reader.string(table, "title", key),
+        module=module,
+        parts=tuple(parts),
+        limits=limits,
+        bubblewrap=bubblewrap,
+        rtol=reader.number(tolerance, "rtol", f"{key}.tolerance") if "rtol" in tolerance else 1e-5,
+        atol=reader.number(tolerance, "atol", f"{key}.tolerance") if "atol" in tolerance else 1e-6,
+        seed=int(seed),
+        public_visibility=_visibility(reader, visibility, "public", f"{key}.visibility", "visible"),
+        hidden_visibility=_visibility(
+            reader, visibility, "hidden", f"{key}.visibility", "after_due_date"
+        ),
+    )
+
+
+VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
+
+
+def _visibility(
+    reader: _Reader, table: Mapping[str, Any], name: str, key: str, default: str
+) -> str:
+    if name not in table:
+        return default
+    value = reader.string(table, name, key)
+    if value not in VISIBILITIES:
+        reader.fail(f"{key}.{name}", f"must be one of {', '.join(VISIBILITIES)}, got {value!r}")
+    return value
+
+
+def _limits(reader: _Reader, table: Mapping[str, Any], key: str) -> tuple[Limits, str]:
+    if "limits" not in table:
+        return Limits(), "auto"
+    given = reader.table(table, "limits", key)
+    fields = set(Limits().to_dict())
+    reader.only_keys(given, key, fields | {"bubblewrap"})
+    values: dict[str, Any] = {}
+    for name in sorted(fields & set(given)):
+        number = reader.number(given, name, key)
+        if number <= 0:
+            reader.fail(f"{key}.{name}", f"must be positive, got {number:g}")
+        values[name] = number if name.endswith("_s") and "cpu" not in name else int(number)
+    bubblewrap = reader.string(given, "bubblewrap", key) if "bubblewrap" in given else "auto"
+    if bubblewrap not in ("auto", "required", "off"):
+        reader.fail(f"{key}.bubblewrap", f"must be auto, required or off, got {bubblewrap!r}")
+    return Limits(**values), bubblewrap
 
 
 @dataclass(frozen=True)

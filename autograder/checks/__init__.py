@@ -3,7 +3,12 @@
 from autograder.checks.behaviour import assert_raises, assert_unchanged
 from autograder.checks.failure import CheckFailure, format_value, format_values
 from autograder.checks.numeric import as_array, assert_close, assert_shape
-from autograder.checks.symbolic import as_expression, assert_equivalent, assert_free_of
+from autograder.checks.symbolic import (
+    as_expression,
+    assert_equivalent,
+    assert_free_of,
+    numeric_values,
+)
 
 __all__ = [
     "CheckFailure",
@@ -17,4 +22,5 @@ __all__ = [
     "assert_unchanged",
     "format_value",
     "format_values",
+    "numeric_values",
 ]

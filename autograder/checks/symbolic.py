@@ -12,8 +12,10 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import sympy as sp
 
+from autograder.checks.evaluate import NotEvaluable, evaluate
 from autograder.checks.failure import CheckFailure, format_value
 
 SCREEN_POINTS = 20
@@ -50,15 +52,16 @@ def assert_equivalent(
     if unknown:
         names = ", ".join(sorted(str(s) for s in unknown))
         raise CheckFailure(f"{what} uses symbols it was not given: {names}")
-    difference = expression - expected
     generator = random.Random(seed)
     for _ in range(SCREEN_POINTS):
-        point = {s: sp.Float(generator.uniform(-3, 3), 30) for s in symbols}
-        gap = complex(sp.N(difference.subs(point), 30))
-        if abs(gap) > SCREEN_TOLERANCE:
-            at = ", ".join(f"{s}={format_value(float(v))}" for s, v in point.items())
-            yours = complex(sp.N(expression.subs(point), 15))
-            should = complex(sp.N(expected.subs(point), 15))
+        point = {s: generator.uniform(-3, 3) for s in symbols}
+        try:
+            yours = evaluate(expression, point)
+        except (NotEvaluable, ZeroDivisionError, ValueError, OverflowError) as error:
+            raise CheckFailure(f"{what} could not be evaluated: {error}") from None
+        should = evaluate(expected, point)
+        if abs(yours - should) > SCREEN_TOLERANCE * max(1.0, abs(should)):
+            at = ", ".join(f"{s}={format_value(v)}" for s, v in point.items())
             raise CheckFailure(
                 f"{what} should equal {expected}; at {at} yours is {_number(yours)} "
                 f"but it should be {_number(should)}"
@@ -69,3 +72,23 @@ def _number(value: complex) -> str:
     if abs(value.imag) < 1e-12:
         return format_value(value.real)
     return f"{format_value(value.real)}{value.imag:+.4g}j"
+
+
+def numeric_values(value: Any, point: dict[sp.Symbol, float], *, what: str) -> np.ndarray:
+    """A SymPy expression, tuple or Matrix evaluated at `point` (bounded work) as a complex array.
+
+    Matrix laws (MᵀM = I, det M = 1, M·v = w) are checked on these numbers: SymPy's own matrix
+    algebra on a student's unevaluated expression could combine powers into a huge exact integer.
+    """
+    if isinstance(value, sp.MatrixBase):
+        entries, shape = list(value), value.shape
+    elif isinstance(value, (tuple, list, sp.Tuple)):
+        entries, shape = list(value), (len(value),)
+    else:
+        entries, shape = [as_expression(value, what=what)], ()
+    try:
+        numbers = [evaluate(as_expression(e, what=what), point) for e in entries]
+    except (NotEvaluable, ZeroDivisionError, ValueError, OverflowError) as error:
+        raise CheckFailure(f"{what} could not be evaluated: {error}") from None
+    values: np.ndarray = np.array(numbers, dtype=complex).reshape(shape)
+    return values

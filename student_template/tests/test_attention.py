@@ -43,6 +43,7 @@ def naive_attention(X: np.ndarray, W_q=None, W_k=None, W_v=None) -> np.ndarray:
     return out
 
 
+@pytest.mark.points(1)
 def test_ravi_meera_weights(student):
     """softmax of the scaled scores [[2.828, 0], [0, 2.828]] is [[0.944, 0.056], [0.056, 0.944]]"""
     scores = RAVI_MEERA @ RAVI_MEERA.T / np.sqrt(2)
@@ -52,6 +53,7 @@ def test_ravi_meera_weights(student):
     )
 
 
+@pytest.mark.points(2)
 def test_ravi_meera_output(student):
     """self_attention([[2, 0], [0, 2]]) is [[1.888, 0.112], [0.112, 1.888]], as computed by hand"""
     out = student.self_attention(RAVI_MEERA.copy())
@@ -61,6 +63,7 @@ def test_ravi_meera_output(student):
     )  # fmt: skip
 
 
+@pytest.mark.points(1)
 def test_reversing_the_sentence_only_swaps_the_rows(student):
     """Meera first, Ravi second: each token's output vector is unchanged, only its row moves"""
     forward = assert_shape(
@@ -70,6 +73,7 @@ def test_reversing_the_sentence_only_swaps_the_rows(student):
     assert_close(reverse, forward[::-1], what="self_attention(reversed X)")
 
 
+@pytest.mark.points(1)
 def test_softmax_rows_are_probabilities(student):
     """softmax(S) is exp(S) / sum(exp(S)) along the last axis: positive, each row sums to 1"""
     S = np.array([[1.0, 2.0, 3.0], [0.0, 0.0, 0.0], [-1.0, 5.0, 2.5]])
@@ -82,6 +86,7 @@ def test_softmax_rows_are_probabilities(student):
     )
 
 
+@pytest.mark.points(1)
 def test_softmax_is_numerically_stable(student):
     """softmax([[1e4, 0], [0, -1e4]]) is finite: subtract each row's maximum before exp"""
     with np.errstate(over="ignore", invalid="ignore"):
@@ -92,6 +97,7 @@ def test_softmax_is_numerically_stable(student):
     )  # fmt: skip
 
 
+@pytest.mark.points(1)
 def test_attention_on_large_inputs_is_finite(student):
     """self_attention on entries of magnitude 1e4 gives finite values"""
     X = np.array([[1e4, 0.0], [0.0, 1e4], [5e3, 5e3]])
@@ -107,6 +113,7 @@ def test_attention_on_large_inputs_is_finite(student):
     assert_close(out, naive_attention(X), what="self_attention(X) with entries of 1e4")
 
 
+@pytest.mark.points(1)
 def test_weights_and_shapes(student):
     """with W_q, W_k, W_v: softmax(Q Kᵀ / √d_k) V, where d_k is the width of Q"""
     rng = np.random.default_rng(7)
@@ -116,6 +123,7 @@ def test_weights_and_shapes(student):
     assert_close(out, naive_attention(X, W_q, W_k, W_v), what="self_attention(X, W_q, W_k, W_v)")
 
 
+@pytest.mark.points(1)
 def test_batched_input(student):
     """a batch (B, T, d) gives each sequence's own attention, stacked"""
     batch = np.random.default_rng(3).normal(size=(3, 4, 2))
@@ -123,6 +131,7 @@ def test_batched_input(student):
     assert_close(out, np.stack([naive_attention(x) for x in batch]), what="self_attention(batch)")
 
 
+@pytest.mark.points(1)
 def test_inputs_are_not_modified(student):
     """self_attention and softmax leave the caller's arrays as they were"""
     X = np.random.default_rng(11).normal(size=(4, 3))

@@ -53,12 +53,14 @@ def encoding(student, T: int, C: int) -> np.ndarray:
     )
 
 
+@pytest.mark.points(1)
 def test_shape(student):
     """returns a (T, C) array, also when T != C or C is odd"""
     for T, C in [(8, 16), (10, 4), (5, 3), (1, 1)]:
         encoding(student, T, C)
 
 
+@pytest.mark.points(1)
 def test_row_zero(student):
     """row 0 is [0, 1, 0, 1, …] (sin 0 = 0, cos 0 = 1) for any T"""
     for T in (1, 5, 12):
@@ -68,6 +70,7 @@ def test_row_zero(student):
         )
 
 
+@pytest.mark.points(2)
 def test_lesson_table_8_by_16(student):
     """sinusoidal_encoding(8, 16)[:3, :6] matches lesson 3's printed table"""
     printed = [
@@ -81,6 +84,7 @@ def test_lesson_table_8_by_16(student):
     )
 
 
+@pytest.mark.points(2)
 def test_hand_computed_table_d_model_8(student):
     """sinusoidal_encoding(4, 8) is the hand-computed d_model = 8 table (divisors 1 … 1000)"""
     printed = [
@@ -95,6 +99,7 @@ def test_hand_computed_table_d_model_8(student):
     assert_close(PE6[5, :2], [-0.9589, 0.2837], what="[PE(5, 0), PE(5, 1)]", atol=5e-5, rtol=0)
 
 
+@pytest.mark.points(1)
 def test_positions_are_unique(student):
     """all 28 pairs of rows of sinusoidal_encoding(8, 16) differ; the closest are 1.0147 apart"""
     PE = encoding(student, 8, 16)
@@ -109,6 +114,7 @@ def test_positions_are_unique(student):
     )
 
 
+@pytest.mark.points(1)
 def test_values_are_bounded(student):
     """every entry lies in [-1, 1], at position 999 too; the (8, 16) minimum is -0.99"""
     PE = encoding(student, 1000, 16)
@@ -124,6 +130,7 @@ def test_values_are_bounded(student):
     )  # fmt: skip
 
 
+@pytest.mark.points(1)
 def test_dot_products_depend_on_the_offset(student):
     """PE[3] · PE[j] for j = 0…7 is 5.543 6.368 7.485 8.000 7.485 6.368 5.543 5.560 (lesson 3)"""
     PE = encoding(student, 8, 16)
@@ -133,6 +140,7 @@ def test_dot_products_depend_on_the_offset(student):
     )
 
 
+@pytest.mark.points(1)
 def test_average_dot_product_by_offset(student):
     """the average PE[i] · PE[i + offset] falls 8.000, 7.485, 6.368, 5.543 for offsets 0…3"""
     PE = encoding(student, 8, 16)
@@ -143,12 +151,14 @@ def test_average_dot_product_by_offset(student):
     )
 
 
+@pytest.mark.points(1)
 def test_extrapolates_to_longer_sequences(student):
     """the first 8 rows of sinusoidal_encoding(100, 16) are sinusoidal_encoding(8, 16)"""
     short, long = encoding(student, 8, 16), encoding(student, 100, 16)
     assert_close(long[:8], short, what="sinusoidal_encoding(100, 16)[:8]")
 
 
+@pytest.mark.points(1)
 def test_adding_to_token_embeddings_keeps_the_shape(student):
     """X = tok_emb + PE keeps (T, C); lesson 3 prints X[0, :4] = [0.03, 0.896, 0.075, 1.094]"""
     tok_emb = np.random.default_rng(42).normal(0, 1, size=(8, 16)) * 0.1
@@ -156,6 +166,7 @@ def test_adding_to_token_embeddings_keeps_the_shape(student):
     assert_close(X[0, :4], [0.03, 0.896, 0.075, 1.094], what="X[0, :4]", atol=5e-4, rtol=0)
 
 
+@pytest.mark.points(1)
 def test_odd_C_ends_with_a_sine(student):
     """with an odd C the last column is a sine: column 4 of (3, 5) is sin(pos / 10000^(4/5))"""
     PE = encoding(student, 3, 5)
@@ -166,11 +177,13 @@ def test_odd_C_ends_with_a_sine(student):
     )
 
 
+@pytest.mark.points(1)
 def test_zero_positions(student):
     """T = 0 gives an empty (0, C) array"""
     encoding(student, 0, 6)
 
 
+@pytest.mark.points(0.4)
 @pytest.mark.parametrize(
     ("T", "C", "named"), [(-1, 8, "T"), (2.5, 8, "T"), (4, 0, "C"), (4, -2, "C"), (4, 1.5, "C")]
 )

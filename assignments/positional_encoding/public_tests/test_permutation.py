@@ -8,6 +8,7 @@ from autograder.checks import CheckFailure, assert_close, assert_raises, assert_
 pytestmark = pytest.mark.part("permutation")
 
 
+@pytest.mark.points(2)
 def test_permutation_matrix_reorders_rows(student):
     """(P @ X)[i] = X[perm[i]] for perm = [2, 0, 3, 1]"""
     P = assert_shape(
@@ -25,12 +26,14 @@ def test_permutation_matrix_reorders_rows(student):
     )
 
 
+@pytest.mark.points(0.5)
 @pytest.mark.parametrize("perm", [[0, 0, 1], [1, 2, 3], [0, 2]], ids=str)
 def test_rejects_non_permutations(student, perm):
     """a sequence that is not an ordering of range(n) raises ValueError"""
     assert_raises(ValueError, student.permutation_matrix, perm, what=f"permutation_matrix({perm})")
 
 
+@pytest.mark.points(2)
 def test_attention_is_permutation_equivariant(student):
     """Attention(P X) = P · Attention(X) for a random X and permutation"""
     rng = np.random.default_rng(5)
@@ -44,6 +47,7 @@ def test_attention_is_permutation_equivariant(student):
     )
 
 
+@pytest.mark.points(1.5)
 def test_positional_encoding_breaks_the_symmetry(student):
     """with PE added, reversing the tokens no longer just reverses the outputs (episode 04.04)"""
     X = np.random.default_rng(1).normal(size=(3, 8))

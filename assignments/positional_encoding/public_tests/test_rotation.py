@@ -15,6 +15,7 @@ def transposed_rotation(R: np.ndarray) -> str | None:
     return None
 
 
+@pytest.mark.points(1)
 def test_rotation_matrix_entries(student):
     """rotation_matrix(3, 0.1) is [[cos 0.3, sin 0.3], [-sin 0.3, cos 0.3]]"""
     R = student.rotation_matrix(3, 0.1)
@@ -24,6 +25,7 @@ def test_rotation_matrix_entries(student):
     )  # fmt: skip
 
 
+@pytest.mark.points(2)
 def test_lesson_check_at_four_positions(student):
     """C = 8, pair i = 1, k = 3: R @ PE(pos) = PE(pos + 3) for pos = 0, 2, 5, 7 (episode 04.04)"""
     freq = 1 / 10000 ** (2 * 1 / 8)
@@ -37,6 +39,7 @@ def test_lesson_check_at_four_positions(student):
         )  # fmt: skip
 
 
+@pytest.mark.points(1)
 def test_rotation_is_orthogonal(student):
     """Rᵀ R = I and rotation_matrix(0, f) = I: a rotation keeps lengths"""
     for k, freq in [(0, 0.7), (5, 0.01), (-2, 1.3)]:
@@ -47,6 +50,7 @@ def test_rotation_is_orthogonal(student):
     assert_close(student.rotation_matrix(0, 0.7), np.eye(2), what="rotation_matrix(0, 0.7)")
 
 
+@pytest.mark.points(2)
 def test_shift_matrix_shifts_every_position(student):
     """shift_matrix(3, 16) @ PE[pos] = PE[pos + 3] for every pos"""
     M = assert_shape(student.shift_matrix(3, 16), (16, 16), what="shift_matrix(3, 16)")
@@ -58,6 +62,7 @@ def test_shift_matrix_shifts_every_position(student):
         assert_close(M @ PE[p], PE[p + 3], what=f"shift_matrix(3, 16) @ PE[{p}]")
 
 
+@pytest.mark.points(1)
 def test_shift_matrix_refuses_odd_C(student):
     """shift_matrix(1, 5) raises ValueError: the last sine has no cosine partner"""
     assert_raises(ValueError, student.shift_matrix, 1, 5, what="shift_matrix(1, 5)")

@@ -1,16 +1,22 @@
 """Public tests for the SymPy functions: the pair, the rotation, and the cos(w·k) result."""
 
-import numpy as np
 import pytest
 import sympy as sp
 
-from autograder.checks import CheckFailure, assert_close, assert_equivalent, assert_free_of
+from autograder.checks import (
+    CheckFailure,
+    assert_close,
+    assert_equivalent,
+    assert_free_of,
+    numeric_values,
+)
 
 pytestmark = pytest.mark.part("symbolic")
 
 pos, k, w = sp.symbols("pos k w", real=True)
 
 
+@pytest.mark.points(2)
 def test_pe_pair(student):
     """pe_pair(pos, w) is (sin(w·pos), cos(w·pos))"""
     pair = student.pe_pair(pos, w)
@@ -22,6 +28,7 @@ def test_pe_pair(student):
     assert_equivalent(pair[1], sp.cos(w * pos), what="pe_pair(pos, w)[1]", symbols=(pos, w))
 
 
+@pytest.mark.points(2)
 def test_rotation_matrix_symbolic(student):
     """rotation_matrix_symbolic(k, w) is [[cos kw, sin kw], [-sin kw, cos kw]]"""
     M = student.rotation_matrix_symbolic(k, w)
@@ -40,13 +47,15 @@ def test_rotation_matrix_symbolic(student):
             )  # fmt: skip
 
 
+@pytest.mark.points(1)
 def test_symbolic_and_numeric_rotations_agree(student):
     """rotation_matrix_symbolic(3, 0.25) evaluates to rotation_matrix(3, 0.25)"""
     M = student.rotation_matrix_symbolic(sp.Integer(3), sp.Rational(1, 4))
-    values = np.array(sp.Matrix(M).evalf(), dtype=float)
+    values = numeric_values(M, {}, what="rotation_matrix_symbolic(3, 1/4)")
     assert_close(values, student.rotation_matrix(3, 0.25), what="rotation_matrix_symbolic(3, 1/4)")
 
 
+@pytest.mark.points(2)
 def test_relative_dot_is_cos_wk(student):
     """relative_dot(pos, k, w) no longer contains pos and equals cos(w·k)"""
     result = student.relative_dot(pos, k, w)

@@ -1,0 +1,93 @@
+"""Hidden tests for `sinusoidal_encoding`: the reference at shapes no lesson prints."""
+
+import numpy as np
+import pytest
+
+from autograder.checks import CheckFailure, assert_close, assert_raises, assert_shape
+
+pytestmark = pytest.mark.part("encoding")
+
+
+def compare(student, reference, tolerance, *args, **kwargs):
+    call = ", ".join([*map(repr, args), *(f"{k}={v!r}" for k, v in kwargs.items())])
+    what = f"sinusoidal_encoding({call})"
+    expected = reference.sinusoidal_encoding(*args, **kwargs)
+    actual = assert_shape(student.sinusoidal_encoding(*args, **kwargs), expected.shape, what=what)
+    assert_close(actual, expected, what=what, **tolerance)
+
+
+@pytest.mark.points(3)
+def test_random_shapes(student, reference, tolerance, rng):
+    """matches the formula at five random (T, C)"""
+    for _ in range(5):
+        compare(student, reference, tolerance, int(rng.integers(1, 60)), int(rng.integers(2, 65)))
+
+
+@pytest.mark.points(2)
+def test_random_odd_widths(student, reference, tolerance, rng):
+    """odd C: the last column is a lone sine"""
+    for _ in range(3):
+        compare(
+            student,
+            reference,
+            tolerance,
+            int(rng.integers(2, 30)),
+            int(rng.integers(1, 40)) * 2 + 1,
+        )
+
+
+@pytest.mark.points(2)
+def test_long_sequence(student, reference, tolerance):
+    """T = 1000 positions, C = 128"""
+    compare(student, reference, tolerance, 1000, 128)
+
+
+@pytest.mark.points(2)
+def test_other_bases(student, reference, tolerance):
+    """the base is a parameter: 100 and 1e5"""
+    compare(student, reference, tolerance, 12, 10, base=100.0)
+    compare(student, reference, tolerance, 9, 6, base=1e5)
+
+
+@pytest.mark.points(1)
+def test_more_positions_than_dimensions(student, reference, tolerance):
+    """T != C: (7, 12) and (12, 7) are different shapes"""
+    compare(student, reference, tolerance, 7, 12)
+    compare(student, reference, tolerance, 12, 7)
+
+
+@pytest.mark.points(1)
+def test_numpy_integer_arguments(student, reference, tolerance):
+    """NumPy integers are integers too"""
+    compare(student, reference, tolerance, np.int64(5), np.int64(6))
+
+
+@pytest.mark.points(1)
+def test_more_invalid_arguments(student):
+    """True, 3.5, "8" and -3 are not counts: ValueError naming the argument"""
+    for T, C, named in [(True, 8, "T"), (3.5, 8, "T"), (4, "8", "C"), (-3, 4, "T")]:
+        assert_raises(
+            ValueError, student.sinusoidal_encoding, T, C,
+            what=f"sinusoidal_encoding({T!r}, {C!r})", mentions=named,
+        )  # fmt: skip
+
+
+@pytest.mark.points(1)
+def test_first_row_for_any_width(student, rng):
+    """row 0 is [0, 1, 0, 1, …] at a random width"""
+    C = int(rng.integers(3, 50))
+    PE = assert_shape(
+        student.sinusoidal_encoding(3, C), (3, C), what=f"sinusoidal_encoding(3, {C})"
+    )
+    assert_close(PE[0], ([0.0, 1.0] * C)[:C], what=f"row 0 of sinusoidal_encoding(3, {C})")
+
+
+@pytest.mark.points(1)
+def test_fastest_column_is_sin_pos(student):
+    """column 0 is sin(pos) for pos up to 99: wavelength 2π"""
+    PE = assert_shape(
+        student.sinusoidal_encoding(100, 4), (100, 4), what="sinusoidal_encoding(100, 4)"
+    )
+    assert_close(PE[:, 0], np.sin(np.arange(100.0)), what="column 0 of sinusoidal_encoding(100, 4)")
+    if not np.issubdtype(PE.dtype, np.floating):
+        raise CheckFailure(f"sinusoidal_encoding should return floats; yours has dtype {PE.dtype}")

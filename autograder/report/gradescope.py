@@ -1,0 +1,68 @@
+"""Gradescope's `results.json`, per its autograder specification.
+
+Top level: score, execution_time, output, output_format, visibility, stdout_visibility, tests;
+each test: name, score, max_score, status, output, output_format, visibility, tags, number.
+What the student's code printed goes in `extra_data`, hidden from students.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from autograder.results import SubmissionResult
+
+
+def gradescope_results(result: SubmissionResult) -> dict[str, Any]:
+    if result.status != "graded":
+        heading = "could not be graded" if result.status == "ungradable" else "grader error"
+        return {
+            "score": 0.0,
+            "execution_time": result.duration_s,
+            "output": f"This submission {heading}: {result.message}",
+            "output_format": "text",
+            "visibility": "visible",
+            "stdout_visibility": "hidden",
+            "tests": [],
+        }
+    tests = []
+    for number, test in enumerate(result.tests, start=1):
+        output = test.message or ""
+        if test.hint:
+            output += f"\nHint: {test.hint}"
+        tests.append(
+            {
+                "name": test.name,
+                "number": str(number),
+                "score": round(test.score, 6),
+                "max_score": round(test.max_score, 6),
+                "status": "passed" if test.status == "passed" else "failed",
+                "output": output,
+                "output_format": "text",
+                "visibility": test.visibility,
+                "tags": [test.part, test.status],
+            }
+        )
+    summary = f"{_fmt(result.score)} / {_fmt(result.max_score)} points."
+    for part, (score, most) in result.part_scores().items():
+        summary += f"\n  {part}: {_fmt(score)} / {_fmt(most)}"
+    for note in result.notes:
+        summary += f"\nNote: {note}"
+    return {
+        "score": round(result.score, 6),
+        "execution_time": result.duration_s,
+        "output": summary,
+        "output_format": "text",
+        "visibility": "visible",
+        "stdout_visibility": "hidden",
+        "tests": tests,
+        "extra_data": {"isolation": list(result.isolation), "student_output": result.output},
+    }
+
+
+def render_gradescope(result: SubmissionResult) -> str:
+    return json.dumps(gradescope_results(result), indent=2, ensure_ascii=False) + "\n"
+
+
+def _fmt(points: float) -> str:
+    return f"{points:g}"

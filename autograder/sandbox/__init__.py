@@ -1,0 +1,1 @@
+"""Running untrusted student code: a worker process, a data-only codec, limits, isolation."""

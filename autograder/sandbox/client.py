@@ -1,0 +1,305 @@
+"""The grader's side of the worker: start it, call the student's functions, stop it for good.
+
+One `StudentSession` per submission. A call that times out, or a worker that exits, crashes or
+sends garbage, kills the worker; the next call starts a fresh one (re-importing the module).
+Each failure reaches the test as an exception the feedback module turns into a message.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from autograder.feedback import SubmissionImportError
+from autograder.sandbox import channel, codec
+from autograder.sandbox.isolation import UNPRIVILEGED_UID, Isolation
+from autograder.sandbox.limits import Limits, scrubbed_environment
+
+STARTUP_ALLOWANCE_S = 30.0
+"""Starting a worker (Python with numpy and sympy) is not the student's time."""
+
+
+class StudentTimeout(Exception):
+    """The student's function did not return in time."""
+
+
+class StudentCrash(Exception):
+    """The worker process died, or sent something that is not a message."""
+
+
+class BoundaryRefused(AssertionError):
+    """The student's function returned a value that may not cross to the grader."""
+
+
+class StudentCodeError(Exception):
+    """An exception of the student's own class (only builtin exception classes are rebuilt)."""
+
+
+class SubmissionTimeExhausted(StudentTimeout):
+    """The submission's whole time budget is spent; no more calls are made."""
+
+
+@dataclass
+class _Output:
+    """The worker's stdout and stderr, kept up to a cap and drained so it never blocks."""
+
+    cap: int
+    kept: bytearray = field(default_factory=bytearray)
+    dropped: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def drain(self, fd: int) -> None:
+        while chunk := os.read(fd, 65536):
+            with self.lock:
+                room = self.cap - len(self.kept)
+                self.kept += chunk[: max(room, 0)]
+                self.dropped += max(len(chunk) - max(room, 0), 0)
+        os.close(fd)
+
+    def text(self) -> str:
+        with self.lock:
+            text = self.kept.decode("utf-8", "replace")
+            if self.dropped:
+                text += f"\n[… {self.dropped} more bytes of output were dropped]"
+            return text
+
+
+class StudentSession:
+    """The student's module, living in a worker process, called through data only."""
+
+    def __init__(
+        self, *, submission: Path, module_name: str, limits: Limits, isolation: Isolation
+    ) -> None:
+        self.submission = submission
+        self.module_name = module_name
+        self.limits = limits
+        self.isolation = isolation
+        self.deadline = time.monotonic() + limits.submission_timeout_s
+        self.output = _Output(cap=limits.output_kb * 1024)
+        self.events: list[str] = []
+        self._process: subprocess.Popen[bytes] | None = None
+        self._fds: tuple[int, int] = (-1, -1)
+        self._drainer: threading.Thread | None = None
+        self._import_error: str | None = None
+        self.rlimits: list[str] = []
+
+    # -- calls -------------------------------------------------------------------------------
+
+    def call(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """Call the student's function; arrays it modifies in place are modified here too."""
+        request = {
+            "op": "call",
+            "name": name,
+            "args": codec.encode(list(args)),
+            "kwargs": codec.encode(kwargs),
+        }
+        value, mutated = self._ask(request, f"{name}({_signature(args, kwargs)})")
+        for key, data in mutated:  # arrays the function modified in place: modify ours too
+            original = (
+                args[key] if isinstance(key, int) and key < len(args) else kwargs.get(str(key))
+            )
+            changed = codec.decode(data)
+            if (
+                isinstance(original, np.ndarray)
+                and getattr(changed, "shape", None) == original.shape
+            ):
+                np.copyto(original, changed, casting="unsafe")
+        return value
+
+    def attribute(self, name: str) -> Any:
+        return self._ask({"op": "getattr", "name": name}, name)[0]
+
+    def _ask(self, request: dict[str, Any], what: str) -> tuple[Any, list[Any]]:
+        if time.monotonic() >= self.deadline:
+            raise SubmissionTimeExhausted(
+                f"the submission's time budget of {self.limits.submission_timeout_s:g} s ran out "
+                f"before {what} could run"
+            )
+        self._ensure_worker()
+        request_fd, response_fd = self._fds
+        limit = min(self.limits.call_timeout_s, self.deadline - time.monotonic())
+        try:
+            channel.send(request_fd, request)
+            reply = channel.receive(response_fd, time.monotonic() + max(limit, 0.0))
+        except channel.ChannelTimeout:
+            self._stop("timeout")
+            raise StudentTimeout(f"{what} did not return within {limit:.3g} s") from None
+        except (channel.ChannelClosed, BrokenPipeError):
+            code = self._stop("crash")
+            raise StudentCrash(
+                f"your code ended the worker process {_how(code)} during {what}"
+            ) from None
+        except channel.ChannelGarbage as garbage:
+            self._stop("garbage")
+            raise StudentCrash(f"the worker sent {garbage} during {what}") from None
+        return self._unpack(reply, what)
+
+    def _unpack(self, reply: Any, what: str) -> tuple[Any, list[Any]]:
+        kind = reply.get("kind") if isinstance(reply, dict) else None
+        if kind == "callable":
+            from autograder.proxy import CALLABLE
+
+            return CALLABLE, []
+        if kind == "value":
+            try:
+                return codec.decode(reply["value"]), _mutations(reply.get("mutated", []))
+            except codec.CodecError as error:
+                raise BoundaryRefused(f"{what} returned {error}") from None
+        message = str(reply.get("message")) if isinstance(reply, dict) else ""
+        if kind == "import_error":
+            raise SubmissionImportError(message)
+        if kind == "missing":
+            raise SubmissionImportError(message)
+        if kind == "refused":
+            raise BoundaryRefused(
+                f"{what} returned {message}, which the grader cannot accept: return numbers, "
+                "lists, NumPy arrays or SymPy expressions"
+            )
+        if kind == "raised":
+            raise _rebuild(reply, self.submission.name)
+        self._stop("garbage")
+        raise StudentCrash(
+            f"the worker sent an answer the grader does not understand during {what}"
+        )
+
+    # -- the process -------------------------------------------------------------------------
+
+    def _ensure_worker(self) -> None:
+        if self._process is not None and self._process.poll() is None:
+            return
+        if self._import_error is not None:
+            raise SubmissionImportError(self._import_error)
+        request_read, request_write = os.pipe()
+        response_read, response_write = os.pipe()
+        output_read, output_write = os.pipe()
+        workdir = self.isolation.workdir_in_worker(self.submission.parent)
+        config = {
+            "submission": f"{workdir}/{self.submission.name}",
+            "module_name": self.module_name,
+            "limits": self.limits.to_dict(),
+            "drop_uid": UNPRIVILEGED_UID if self.isolation.drop_user else None,
+        }
+        command = [sys.executable, "-I", "-m", "autograder.sandbox.worker",
+                   str(request_read), str(response_write), json.dumps(config)]  # fmt: skip
+        self._process = subprocess.Popen(
+            self.isolation.wrap(command, self.submission.parent),
+            cwd=self.submission.parent,
+            env=scrubbed_environment(workdir),
+            stdin=subprocess.DEVNULL,
+            stdout=output_write,
+            stderr=output_write,
+            pass_fds=(request_read, response_write),
+            start_new_session=True,
+        )
+        for fd in (request_read, response_write, output_write):
+            os.close(fd)
+        self._fds = (request_write, response_read)
+        self._drainer = threading.Thread(target=self.output.drain, args=(output_read,), daemon=True)
+        self._drainer.start()
+        try:
+            hello = channel.receive(response_read, time.monotonic() + STARTUP_ALLOWANCE_S)
+        except (channel.ChannelClosed, channel.ChannelTimeout, channel.ChannelGarbage):
+            code = self._stop("crash")
+            raise StudentCrash(
+                f"the worker ended {_how(code)} while importing {self.submission.name}: does it "
+                "call exit(), os._exit() or loop forever at import time?"
+            ) from None
+        self.rlimits = list(hello.get("rlimits", [])) if isinstance(hello, dict) else []
+        if isinstance(hello, dict) and hello.get("import_error"):
+            self._import_error = str(hello["import_error"])
+            self._stop("import_error")
+            raise SubmissionImportError(self._import_error)
+
+    def _stop(self, reason: str) -> int | None:
+        """Kill the worker and everything it started; return its exit code."""
+        process, self._process = self._process, None
+        if process is None:
+            return None
+        self.events.append(reason)
+        for fd in self._fds:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._fds = (-1, -1)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        code = process.wait()
+        if self._drainer is not None:
+            self._drainer.join(timeout=5)
+        return code
+
+    def close(self) -> None:
+        self._stop("closed")
+
+    def __enter__(self) -> StudentSession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+BUILTIN_EXCEPTIONS: dict[str, type[BaseException]] = {
+    cls.__name__: cls
+    for cls in (ValueError, TypeError, NotImplementedError, ZeroDivisionError, IndexError,
+                KeyError, AttributeError, NameError, RuntimeError, ArithmeticError, OverflowError,
+                MemoryError, RecursionError, LookupError, UnboundLocalError, FloatingPointError)
+}  # fmt: skip
+
+
+def _mutations(data: Any) -> list[Any]:
+    if not isinstance(data, list) or not all(isinstance(m, list) and len(m) == 2 for m in data):
+        raise codec.CodecError("a malformed list of modified arguments")
+    return data
+
+
+def _rebuild(reply: dict[str, Any], filename: str) -> BaseException:
+    """The student's exception as the grader raises it: a builtin class, or StudentCodeError."""
+    kind = str(reply.get("type"))
+    message = str(reply.get("message", ""))
+    cls = BUILTIN_EXCEPTIONS.get(kind) if reply.get("builtin") else None
+    if kind in ("SystemExit", "KeyboardInterrupt"):
+        error: BaseException = StudentCodeError(f"{kind}: your code called exit() ({message})")
+    elif cls is None:
+        error = StudentCodeError(f"{kind}: {message}" if message else kind)
+    else:
+        error = cls(message)
+    function, line = reply.get("function"), reply.get("line")
+    error.student_location = (str(function), filename, int(line)) if function and line else None  # type: ignore[attr-defined]
+    return error
+
+
+def _signature(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    parts = [_short(a) for a in args] + [f"{k}={_short(v)}" for k, v in kwargs.items()]
+    return ", ".join(parts)
+
+
+def _short(value: Any) -> str:
+    shape = getattr(value, "shape", None)
+    if shape is not None:
+        return f"<array {tuple(shape)}>"
+    text = repr(value)
+    return text if len(text) <= 30 else text[:27] + "…"
+
+
+def _how(code: int | None) -> str:
+    if code is None:
+        return ""
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        hint = {"SIGKILL": " (killed: out of memory or a limit)", "SIGXCPU": " (CPU time limit)",
+                "SIGXFSZ": " (file size limit)", "SIGSEGV": " (a crash)"}.get(name, "")  # fmt: skip
+        return f"with {name}{hint}"
+    return f"with exit code {code}"

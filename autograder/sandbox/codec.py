@@ -1,0 +1,269 @@
+"""The data-only boundary: values cross between the grader and the worker as plain JSON.
+
+A closed list of exact types crosses: None, bool, int, float, complex, str, bytes, lists,
+tuples and dicts of these, NumPy arrays (as `.npy` bytes loaded with `allow_pickle=False`),
+NumPy scalars, and SymPy expressions as trees of whitelisted node names rebuilt without
+evaluation. Anything else (a subclass, an object with its own `__eq__`, a pickle) is refused
+with a CodecError that says what was found. Decoding never evaluates or unpickles anything, and
+sizes are bounded so that a hostile value cannot make the grader hang or run out of memory.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+MAX_NODES = 20_000
+"""Containers, array headers and SymPy nodes in one value."""
+MAX_DEPTH = 100
+MAX_ARRAY_BYTES = 64 * 1024 * 1024
+MAX_INTEGER_DIGITS = 4_000
+
+SYMPY_FUNCTIONS: dict[str, Any] = {
+    "sin": sp.sin, "cos": sp.cos, "tan": sp.tan, "exp": sp.exp, "log": sp.log,
+    "Abs": sp.Abs, "asin": sp.asin, "acos": sp.acos, "atan": sp.atan,
+    "sinh": sp.sinh, "cosh": sp.cosh, "tanh": sp.tanh, "sign": sp.sign,
+}  # fmt: skip
+SYMPY_OPERATORS: dict[str, Any] = {"Add": sp.Add, "Mul": sp.Mul, "Pow": sp.Pow}
+SYMPY_CONSTANTS: dict[str, sp.Basic] = {
+    "pi": sp.pi, "E": sp.E, "I": sp.I, "oo": sp.oo, "-oo": -sp.oo, "nan": sp.nan, "zoo": sp.zoo,
+}  # fmt: skip
+ASSUMPTIONS = frozenset(
+    {"real", "positive", "negative", "nonnegative", "nonpositive", "integer", "rational",
+     "finite", "nonzero", "zero", "complex", "commutative", "even", "odd", "prime", "extended_real"}
+)  # fmt: skip
+
+
+class CodecError(ValueError):
+    """A value that may not cross the boundary, described for the student."""
+
+
+@dataclass
+class _Budget:
+    nodes: int = 0
+
+    def spend(self, depth: int) -> None:
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise CodecError(f"the value is too large: more than {MAX_NODES} parts")
+        if depth > MAX_DEPTH:
+            raise CodecError(f"the value is nested more than {MAX_DEPTH} levels deep")
+
+
+def encode(value: Any) -> Any:
+    """`value` as JSON-ready data, or CodecError when its type may not cross."""
+    return _encode(value, _Budget(), 0)
+
+
+def decode(data: Any) -> Any:
+    """The value that `encode` turned into `data`; CodecError for anything malformed."""
+    try:
+        return _decode(data, _Budget(), 0)
+    except CodecError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, OverflowError) as error:
+        raise CodecError(f"malformed value from the worker: {error}") from None
+
+
+def _encode(value: Any, budget: _Budget, depth: int) -> Any:
+    budget.spend(depth)
+    kind = type(value)
+    if value is None or kind in (bool, str):
+        return value
+    if kind is int:
+        if len(str(abs(value))) > MAX_INTEGER_DIGITS:
+            raise CodecError(f"an integer with more than {MAX_INTEGER_DIGITS} digits")
+        return value
+    if kind is float:
+        return value if math.isfinite(value) else {"$": "float", "v": repr(value)}
+    if kind is complex:
+        return {"$": "complex", "re": _encode(value.real, budget, depth + 1),
+                "im": _encode(value.imag, budget, depth + 1)}  # fmt: skip
+    if kind is bytes:
+        return {"$": "bytes", "b64": base64.b64encode(value).decode("ascii")}
+    if kind is list:
+        return [_encode(item, budget, depth + 1) for item in value]
+    if kind is tuple:
+        return {"$": "tuple", "items": [_encode(item, budget, depth + 1) for item in value]}
+    if kind is dict:
+        pairs = [
+            [_encode(k, budget, depth + 1), _encode(v, budget, depth + 1)] for k, v in value.items()
+        ]
+        return {"$": "dict", "items": pairs}
+    if kind is np.ndarray or (isinstance(value, np.generic) and kind.__module__ == "numpy"):
+        return _encode_array(value)
+    if isinstance(value, (sp.Basic, sp.MatrixBase)):
+        return _encode_sympy(value, budget, depth)
+    raise CodecError(f"a {_describe(value)}")
+
+
+def _encode_array(value: np.ndarray | np.generic) -> dict[str, Any]:
+    array = np.asarray(value)
+    if array.dtype.hasobject or array.dtype.kind not in "biufcSU":
+        raise CodecError(f"a NumPy array of dtype {array.dtype} (only numbers and text cross)")
+    if array.nbytes > MAX_ARRAY_BYTES:
+        raise CodecError(f"an array of {array.nbytes} bytes (at most {MAX_ARRAY_BYTES})")
+    buffer = io.BytesIO()
+    np.save(buffer, array, allow_pickle=False)
+    tag = "ndarray" if type(value) is np.ndarray else "npscalar"
+    return {"$": tag, "npy": base64.b64encode(buffer.getvalue()).decode("ascii")}
+
+
+def _encode_sympy(value: Any, budget: _Budget, depth: int) -> Any:
+    if isinstance(value, sp.MatrixBase):
+        rows, cols = value.shape
+        entries = [_encode_sympy(v, budget, depth + 1) for v in value]
+        return {"$": "Matrix", "rows": rows, "cols": cols, "entries": entries}
+    budget.spend(depth)
+    if isinstance(value, sp.Symbol) and type(value) is sp.Symbol:
+        assumptions = {k: v for k, v in value.assumptions0.items() if k in ASSUMPTIONS}
+        return {"$": "Symbol", "name": value.name, "assumptions": assumptions}
+    if isinstance(value, sp.Integer):
+        return {"$": "Integer", "v": _encode(int(value), budget, depth + 1)}
+    if isinstance(value, sp.Rational):
+        return {"$": "Rational", "p": _encode(int(value.p), budget, depth + 1),
+                "q": _encode(int(value.q), budget, depth + 1)}  # fmt: skip
+    if isinstance(value, sp.Float):
+        mantissa, exponent = mpmath.mpf(value._mpf_).man_exp
+        return {"$": "Float", "man": str(mantissa), "exp": int(exponent), "dps": int(value._prec)}
+    for name, constant in SYMPY_CONSTANTS.items():
+        if value == constant and type(value) is type(constant):
+            return {"$": "const", "name": name}
+    if isinstance(value, sp.Tuple):
+        return {"$": "Tuple", "args": [_encode_sympy(a, budget, depth + 1) for a in value.args]}
+    name = type(value).__name__
+    if name in SYMPY_OPERATORS or name in SYMPY_FUNCTIONS:
+        if type(value) is not (SYMPY_OPERATORS.get(name) or SYMPY_FUNCTIONS[name]):
+            raise CodecError(f"a SymPy object of an unknown class {name}")
+        return {
+            "$": "sympy",
+            "f": name,
+            "args": [_encode_sympy(a, budget, depth + 1) for a in value.args],
+        }
+    raise CodecError(
+        f"a SymPy {name} (the grader accepts symbols, numbers, +, *, **, "
+        f"{', '.join(SYMPY_FUNCTIONS)}, Tuple and Matrix)"
+    )
+
+
+def _decode(data: Any, budget: _Budget, depth: int) -> Any:
+    budget.spend(depth)
+    kind = type(data)
+    if data is None or kind in (bool, str, float):
+        return data
+    if kind is int:
+        if len(str(abs(data))) > MAX_INTEGER_DIGITS:
+            raise CodecError(f"an integer with more than {MAX_INTEGER_DIGITS} digits")
+        return data
+    if kind is list:
+        return [_decode(item, budget, depth + 1) for item in data]
+    if kind is not dict:
+        raise CodecError(f"malformed value of type {kind.__name__}")
+    tag = data["$"]
+    if tag == "float":
+        return float(_choice(data["v"], {"nan", "inf", "-inf"}))
+    if tag == "complex":
+        return complex(_number(data["re"], budget, depth), _number(data["im"], budget, depth))
+    if tag == "bytes":
+        return base64.b64decode(data["b64"], validate=True)
+    if tag == "tuple":
+        return tuple(_decode(item, budget, depth + 1) for item in data["items"])
+    if tag == "dict":
+        return {
+            _hashable(_decode(k, budget, depth + 1)): _decode(v, budget, depth + 1)
+            for k, v in data["items"]
+        }
+    if tag in ("ndarray", "npscalar"):
+        return _decode_array(data, tag)
+    return _decode_sympy(data, budget, depth)
+
+
+def _decode_array(data: dict[str, Any], tag: str) -> Any:
+    raw = base64.b64decode(data["npy"], validate=True)
+    if len(raw) > MAX_ARRAY_BYTES + 4096:
+        raise CodecError("an array larger than the limit")
+    array = np.load(io.BytesIO(raw), allow_pickle=False)
+    if type(array) is not np.ndarray or array.dtype.kind not in "biufcSU":
+        raise CodecError("an array the grader does not accept")
+    return array[()] if tag == "npscalar" else array
+
+
+def _decode_sympy(data: dict[str, Any], budget: _Budget, depth: int) -> Any:
+    tag = data["$"]
+    if tag == "Matrix":
+        rows, cols = int(data["rows"]), int(data["cols"])
+        entries = [_decode_sympy(e, budget, depth + 1) for e in data["entries"]]
+        if rows < 0 or cols < 0 or rows * cols != len(entries):
+            raise CodecError("a Matrix whose shape does not match its entries")
+        return sp.ImmutableMatrix(rows, cols, entries)
+    budget.spend(depth)
+    if tag == "Symbol":
+        assumptions = {k: bool(v) for k, v in data["assumptions"].items() if k in ASSUMPTIONS}
+        return sp.Symbol(str(data["name"]), **assumptions)
+    if tag == "Integer":
+        return sp.Integer(_integer(data["v"]))
+    if tag == "Rational":
+        return sp.Rational(_integer(data["p"]), _integer(data["q"]))
+    if tag == "Float":
+        mantissa = _integer(int(data["man"]) if len(data["man"]) <= MAX_INTEGER_DIGITS else None)
+        exponent = _integer(data["exp"])
+        if abs(exponent) > 10**6:
+            raise CodecError("a Float with an exponent out of range")
+        precision = min(max(int(data["dps"]), 1), 1000)
+        return sp.Float(mpmath.mpf((mantissa, exponent)), precision=precision)
+    if tag == "const":
+        return SYMPY_CONSTANTS[_choice(data["name"], set(SYMPY_CONSTANTS))]
+    if tag == "Tuple":
+        return sp.Tuple(*[_decode_sympy(a, budget, depth + 1) for a in data["args"]])
+    if tag == "sympy":
+        name = _choice(data["f"], set(SYMPY_OPERATORS) | set(SYMPY_FUNCTIONS))
+        args = [_decode_sympy(a, budget, depth + 1) for a in data["args"]]
+        if name in SYMPY_OPERATORS:
+            if name == "Pow" and len(args) != 2:
+                raise CodecError("a Pow needs two arguments")
+            return SYMPY_OPERATORS[name](*args, evaluate=False)
+        return SYMPY_FUNCTIONS[name](*args, evaluate=False)
+    raise CodecError(f"an unknown kind of value {tag!r}")
+
+
+def _choice(value: Any, allowed: set[str]) -> str:
+    if not isinstance(value, str) or value not in allowed:
+        raise CodecError(f"an unknown name {value!r}")
+    return value
+
+
+def _integer(value: Any) -> int:
+    if type(value) is not int or len(str(abs(value))) > MAX_INTEGER_DIGITS:
+        raise CodecError("a malformed integer")
+    return value
+
+
+def _number(data: Any, budget: _Budget, depth: int) -> float:
+    value = _decode(data, budget, depth + 1)
+    if type(value) not in (int, float):
+        raise CodecError("a malformed complex number")
+    return float(value)
+
+
+def _hashable(key: Any) -> Any:
+    if isinstance(key, (list, dict, np.ndarray)):
+        raise CodecError("a dict key that is not hashable")
+    return key
+
+
+def _describe(value: Any) -> str:
+    kind = type(value)
+    module = kind.__module__
+    name = (
+        kind.__qualname__ if module in ("builtins", "__main__") else f"{module}.{kind.__qualname__}"
+    )
+    if isinstance(value, np.ndarray):
+        return f"{name} (a subclass of numpy.ndarray; return a plain array, e.g. np.asarray(x))"
+    return f"{name} object"

@@ -1,0 +1,138 @@
+"""The worker: imports the student's module and answers calls, one at a time, with data only.
+
+Started by client.py as `python -I -m autograder.sandbox.worker REQUEST_FD RESPONSE_FD CONFIG`.
+Before any student code runs it imports numpy and sympy, sets its rlimits and, when asked,
+drops to an unprivileged user. Everything it sends passes the codec; a value that may not cross
+becomes an error message, never a pickle.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import sys
+import traceback
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+PRELOADED = ("numpy", "numpy.linalg", "numpy.fft", "numpy.random", "sympy", "math", "cmath",
+             "itertools", "functools", "fractions", "decimal", "statistics", "random", "typing",
+             "dataclasses", "collections", "collections.abc", "re", "json", "copy")  # fmt: skip
+"""Imported before the student's module, so it finds them even after the user is dropped."""
+
+EXCEPTION_TEXT_LIMIT = 2000
+
+
+def main(argv: list[str]) -> int:
+    request_fd, response_fd = int(argv[0]), int(argv[1])
+    config = json.loads(argv[2])
+    for name in PRELOADED:
+        importlib.import_module(name)
+    from autograder.sandbox import channel, codec
+    from autograder.sandbox.limits import Limits, apply_limits
+
+    drop_uid = config.get("drop_uid")
+    applied = apply_limits(Limits.from_dict(config["limits"]), limit_processes=drop_uid is not None)
+    if drop_uid is not None:
+        os.setgroups([])
+        os.setgid(drop_uid)
+        os.setuid(drop_uid)
+    submission = Path(config["submission"])
+    module, import_error = _import(submission, config["module_name"])
+    channel.send(response_fd, {"ready": True, "import_error": import_error, "rlimits": applied})
+    while True:
+        try:
+            request = channel.receive(request_fd)
+        except channel.ChannelClosed:
+            return 0
+        channel.send(response_fd, _answer(request, module, import_error, submission, codec))
+
+
+def _import(submission: Path, module_name: str) -> tuple[ModuleType | None, str | None]:
+    from autograder.feedback import describe_import_failure
+
+    sys.path.insert(0, str(submission.parent))
+    spec = importlib.util.spec_from_file_location(module_name, submission)
+    if spec is None or spec.loader is None:
+        return None, f"{submission.name} is not a Python module"
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException as error:  # anything the student's import does is reported, not raised
+        return None, describe_import_failure(error, submission)
+    return module, None
+
+
+def _answer(
+    request: dict[str, Any],
+    module: ModuleType | None,
+    import_error: str | None,
+    submission: Path,
+    codec: Any,
+) -> dict[str, Any]:
+    if module is None:
+        return {"kind": "import_error", "message": import_error}
+    name = str(request.get("name", ""))
+    if not hasattr(module, name):
+        return {"kind": "missing", "message": f"{submission.name} does not define `{name}`"}
+    try:
+        if request.get("op") == "getattr":
+            value = getattr(module, name)
+            if callable(value):
+                return {"kind": "callable"}
+        else:
+            args = codec.decode(request["args"])
+            kwargs = codec.decode(request["kwargs"])
+            before = _array_copies(args, kwargs)
+            value = getattr(module, name)(*args, **kwargs)
+    except BaseException as error:  # the student's exception becomes data for the grader
+        return _raised(error, submission)
+    try:
+        changed = _changed_arrays(before, args, kwargs) if request.get("op") != "getattr" else []
+        mutated = [[key, codec.encode(array)] for key, array in changed]
+        return {"kind": "value", "value": codec.encode(value), "mutated": mutated}
+    except codec.CodecError as refused:
+        return {"kind": "refused", "message": f"{refused}"}
+    except RecursionError:
+        return {"kind": "refused", "message": "a value nested too deeply to send"}
+
+
+def _array_copies(args: list[Any], kwargs: dict[str, Any]) -> dict[str | int, Any]:
+    import numpy as np
+
+    named: dict[str | int, Any] = {**dict(enumerate(args)), **dict(kwargs.items())}
+    return {key: v.copy() for key, v in named.items() if type(v) is np.ndarray}
+
+
+def _changed_arrays(
+    before: dict[str | int, Any], args: list[Any], kwargs: dict[str, Any]
+) -> list[tuple[str | int, Any]]:
+    """The array arguments the student's function modified in place, as they are now."""
+    import numpy as np
+
+    named: dict[str | int, Any] = {**dict(enumerate(args)), **dict(kwargs.items())}
+    return [
+        (key, named[key])
+        for key, copy in before.items()
+        if not np.array_equal(copy, named[key], equal_nan=True)
+    ]
+
+
+def _raised(error: BaseException, submission: Path) -> dict[str, Any]:
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == str(submission)]
+    where = frames[-1] if frames else None
+    return {
+        "kind": "raised",
+        "type": type(error).__name__,
+        "builtin": type(error).__module__ == "builtins",
+        "message": str(error)[:EXCEPTION_TEXT_LIMIT],
+        "function": where.name if where else None,
+        "line": where.lineno if where else None,
+    }
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,61 @@
+"""Points for test outcomes, by the rubric: markers say each test's part and points."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from autograder.errors import ConfigError
+from autograder.results import TestOutcome, TestResult
+from autograder.rubric import AssignmentSpec, Rubric
+
+HIDDEN_TESTS_DIR = "hidden_tests"
+
+
+def score_tests(
+    rubric: Rubric, spec: AssignmentSpec, outcomes: tuple[TestOutcome, ...]
+) -> tuple[TestResult, ...]:
+    """Each outcome with its points; ConfigError when the tests do not match the rubric."""
+    check_points(rubric, spec, outcomes)
+    results = []
+    for outcome in outcomes:
+        assert outcome.part is not None and outcome.points is not None  # check_points made sure
+        hidden = outcome.nodeid.split("/", 1)[0] == HIDDEN_TESTS_DIR
+        default = spec.hidden_visibility if hidden else spec.public_visibility
+        results.append(
+            TestResult(
+                name=outcome.title,
+                nodeid=outcome.nodeid,
+                part=outcome.part,
+                score=outcome.points if outcome.status == "passed" else 0.0,
+                max_score=outcome.points,
+                status=outcome.status,
+                visibility=outcome.visibility or default,
+                message=outcome.message,
+            )
+        )
+    return tuple(results)
+
+
+def check_points(rubric: Rubric, spec: AssignmentSpec, outcomes: tuple[TestOutcome, ...]) -> None:
+    """Every test names a known part and its points, and each part's tests add up to the part."""
+    where = f"{rubric.path}: [assignments.{spec.name}.parts"
+    unmarked = [o.nodeid for o in outcomes if o.part is None or o.points is None]
+    if unmarked:
+        raise ConfigError(
+            f"{len(unmarked)} test(s) lack a part or points marker, e.g. {unmarked[0]}: add "
+            '@pytest.mark.part("…") and @pytest.mark.points(n) (or a module-level pytestmark)'
+        )
+    known = {part.name for part in spec.parts}
+    totals: dict[str, float] = defaultdict(float)
+    for outcome in outcomes:
+        if outcome.part not in known:
+            raise ConfigError(
+                f"{outcome.nodeid} is marked part {outcome.part!r}, which {where}] does not define"
+            )
+        totals[outcome.part] += outcome.points or 0.0
+    for part in spec.parts:
+        if abs(totals[part.name] - part.points) > 1e-9:
+            raise ConfigError(
+                f"{where}.{part.name}] points = {part.points:g}, but its tests add up to "
+                f"{totals[part.name]:g}: change the rubric or the tests' points markers"
+            )
