@@ -2,7 +2,7 @@
 
 from autograder.checks.behaviour import assert_raises, assert_unchanged
 from autograder.checks.failure import CheckFailure, format_value, format_values
-from autograder.checks.numeric import as_array, assert_close, assert_shape
+from autograder.checks.numeric import as_array, assert_close, assert_shape, printed
 from autograder.checks.symbolic import (
     as_expression,
     assert_equivalent,
@@ -23,4 +23,5 @@ __all__ = [
     "format_value",
     "format_values",
     "numeric_values",
+    "printed",
 ]

@@ -35,15 +35,22 @@ def first_hint(observed: T, hints: Iterable[Hint[T]]) -> str | None:
 
 
 def format_value(value: Any) -> str:
-    """A number as a student would write it: 0, 1, 0.8415, -0.99, 1e+04, nan."""
+    """A number as a student would write it: 0, 1, 0.8415, -0.99, 1.0147, 6.3e-05, nan."""
     if isinstance(value, (bool, np.bool_)):
         return str(bool(value))
     if isinstance(value, (int, np.integer)):
         return str(int(value))
+    if isinstance(value, (complex, np.complexfloating)):
+        number = complex(value)
+        if abs(number.imag) <= 1e-12 * max(1.0, abs(number.real)):
+            return format_value(number.real)
+        return f"{number.real:.5g}{number.imag:+.5g}j"
     if isinstance(value, (float, np.floating)):
         number = float(value)
         if number.is_integer() and abs(number) < 1e6:
             return str(int(number))
+        if 1e-3 <= abs(number) < 1e6:
+            return f"{number:.4f}".rstrip("0").rstrip(".")  # as the lessons print: 0.8415, 1.0147
         return f"{number:.4g}"
     return repr(value)
 

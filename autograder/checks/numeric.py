@@ -76,12 +76,20 @@ def assert_close(
             )
     else:
         index = tuple(int(i) for i in np.argwhere(wrong)[0])
-        message = (
-            f"{what}[{', '.join(map(str, index))}] should be {format_value(target[index])}; "
-            f"yours is {format_value(array[index])}"
-        )
+        where = f"{what}[{', '.join(map(str, index))}]" if index else what
+        expected_value, observed = format_value(target[index]), format_value(array[index])
+        message = f"{where} should be {expected_value}; yours is {observed}"
         if wrong.sum() > 1:
             message += f" ({int(wrong.sum()) - 1} more of its {wrong.size} entries differ)"
     if np.isnan(array).any() and not np.isnan(target).any():
         message += " (your result contains nan)"
     raise fail(message, observed=array, hints=hints)
+
+
+def printed(decimals: int) -> dict[str, float]:
+    """Tolerance for comparing with a value printed rounded to `decimals` places.
+
+    Half a unit in the last printed place, plus 1e-5 so that a float32 answer a hair past the
+    rounding edge still passes.
+    """
+    return {"atol": 0.5 * 10.0**-decimals + 1e-5, "rtol": 0.0}

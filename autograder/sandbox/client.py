@@ -92,6 +92,8 @@ class StudentSession:
         self._fds: tuple[int, int] = (-1, -1)
         self._drainer: threading.Thread | None = None
         self._import_error: str | None = None
+        self._hanging: dict[str, str] = {}
+        """Functions that timed out once: not called again, to save the submission's budget."""
         self.rlimits: list[str] = []
 
     # -- calls -------------------------------------------------------------------------------
@@ -121,6 +123,11 @@ class StudentSession:
         return self._ask({"op": "getattr", "name": name}, name)[0]
 
     def _ask(self, request: dict[str, Any], what: str) -> tuple[Any, list[Any]]:
+        name = str(request["name"])
+        if name in self._hanging:
+            raise StudentTimeout(
+                f"not run: {self._hanging[name]} earlier, so {name} is not called again"
+            )
         if time.monotonic() >= self.deadline:
             raise SubmissionTimeExhausted(
                 f"the submission's time budget of {self.limits.submission_timeout_s:g} s ran out "
@@ -134,7 +141,9 @@ class StudentSession:
             reply = channel.receive(response_fd, time.monotonic() + max(limit, 0.0))
         except channel.ChannelTimeout:
             self._stop("timeout")
-            raise StudentTimeout(f"{what} did not return within {limit:.3g} s") from None
+            message = f"{what} did not return within {limit:.3g} s"
+            self._hanging[name] = message
+            raise StudentTimeout(f"{message}: does it loop forever?") from None
         except (channel.ChannelClosed, BrokenPipeError):
             code = self._stop("crash")
             raise StudentCrash(
@@ -211,10 +220,11 @@ class StudentSession:
             hello = channel.receive(response_read, time.monotonic() + STARTUP_ALLOWANCE_S)
         except (channel.ChannelClosed, channel.ChannelTimeout, channel.ChannelGarbage):
             code = self._stop("crash")
-            raise StudentCrash(
+            self._import_error = (
                 f"the worker ended {_how(code)} while importing {self.submission.name}: does it "
                 "call exit(), os._exit() or loop forever at import time?"
-            ) from None
+            )
+            raise StudentCrash(self._import_error) from None
         self.rlimits = list(hello.get("rlimits", [])) if isinstance(hello, dict) else []
         if isinstance(hello, dict) and hello.get("import_error"):
             self._import_error = str(hello["import_error"])

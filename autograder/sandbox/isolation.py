@@ -53,13 +53,18 @@ class Isolation:
         argv = [self.bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
         argv += ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts"]
         argv += ["--die-with-parent", "--new-session", "--tmpfs", "/tmp"]
-        for folder in _existing(HOME_FOLDERS):
-            argv += ["--tmpfs", folder]
-        for hidden in self.hidden:
-            if hidden.exists():
-                argv += ["--tmpfs", str(hidden)]
-        for needed in _needed_inside(self.hidden + tuple(Path(p) for p in HOME_FOLDERS)):
-            argv += ["--ro-bind", needed, needed]
+        covered = [
+            *(Path(p) for p in _existing(HOME_FOLDERS)),
+            *(h for h in self.hidden if h.is_dir()),
+        ]
+        for folder in covered:
+            argv += ["--perms", "0755", "--tmpfs", str(folder)]
+        for folder, needed in _needed_inside(covered):
+            # bwrap would create the folders between with mode 0700, closed to `nobody`
+            for between in reversed(needed.parents):
+                if folder in between.parents:
+                    argv += ["--perms", "0755", "--dir", str(between)]
+            argv += ["--ro-bind", str(needed), str(needed)]
         argv += ["--bind", str(workdir), SANDBOX_WORKDIR, "--chdir", SANDBOX_WORKDIR, "--"]
         return argv + list(command)
 
@@ -95,9 +100,9 @@ def usable_bwrap() -> str | None:
     return path if done.returncode == 0 else None
 
 
-def _needed_inside(hidden: Sequence[Path]) -> list[str]:
-    """Paths the worker needs (the interpreter, its packages, the engine) that sit in a hidden
-    folder and must be bound back, read-only, on top of it."""
+def _needed_inside(hidden: Sequence[Path]) -> list[tuple[Path, Path]]:
+    """(hidden folder, path) for each path the worker needs (the interpreter, its packages, the
+    engine) that sits in a hidden folder and must be bound back, read-only, on top of it."""
     import autograder
 
     needed = {
@@ -109,8 +114,9 @@ def _needed_inside(hidden: Sequence[Path]) -> list[str]:
     needed |= {
         Path(p).resolve() for p in sys.path if p and Path(p).is_dir() and "site-packages" in p
     }
-    inside = {str(p) for p in needed if any(p == h or h in p.parents for h in hidden)}
-    return sorted(inside)
+    pairs = {(h, p) for p in needed for h in hidden if h in p.parents}
+    outermost = {(h, p) for h, p in pairs if not any(q in p.parents for _, q in pairs)}
+    return sorted(outermost)
 
 
 def _existing(paths: Sequence[str]) -> list[str]:

@@ -4,7 +4,7 @@
 import numpy as np
 import pytest
 
-from autograder.checks import assert_close, assert_raises, assert_shape
+from autograder.checks import assert_close, assert_raises, assert_shape, printed
 
 pytestmark = pytest.mark.part("rotation")
 
@@ -22,7 +22,7 @@ def test_rotation_matrix_entries(student):
     R = student.rotation_matrix(3, 0.1)
     assert_close(
         R, [[0.9553, 0.2955], [-0.2955, 0.9553]], what="rotation_matrix(3, 0.1)",
-        atol=5e-5, rtol=0, hints=(transposed_rotation,),
+        **printed(4), hints=(transposed_rotation,),
     )  # fmt: skip
 
 
@@ -31,11 +31,11 @@ def test_lesson_check_at_four_positions(student):
     """C = 8, pair i = 1, k = 3: R @ PE(pos) = PE(pos + 3) for pos = 0, 2, 5, 7 (episode 04.04)"""
     freq = 1 / 10000 ** (2 * 1 / 8)
     R = assert_shape(student.rotation_matrix(3, freq), (2, 2), what="rotation_matrix(3, 0.1)")
-    printed = {0: [0.2955, 0.9553], 2: [0.4794, 0.8776], 5: [0.7174, 0.6967], 7: [0.8415, 0.5403]}
-    for pos, shifted in printed.items():
+    lesson = {0: [0.2955, 0.9553], 2: [0.4794, 0.8776], 5: [0.7174, 0.6967], 7: [0.8415, 0.5403]}
+    for pos, shifted in lesson.items():
         pair = np.array([np.sin(pos * freq), np.cos(pos * freq)])
         assert_close(
-            R @ pair, shifted, what=f"R @ PE({pos}) for pair 1", atol=5e-5, rtol=0,
+            R @ pair, shifted, what=f"R @ PE({pos}) for pair 1", **printed(4),
             hints=(lambda _: transposed_rotation(R),),
         )  # fmt: skip
 

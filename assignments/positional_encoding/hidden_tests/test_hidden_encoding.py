@@ -39,7 +39,8 @@ def test_random_odd_widths(student, reference, tolerance, rng):
 @pytest.mark.points(2)
 def test_long_sequence(student, reference, tolerance):
     """T = 1000 positions, C = 128"""
-    compare(student, reference, tolerance, 1000, 128)
+    # a float32 angle near 1000 carries ~1e-4 of rounding error: float64 is never required
+    compare(student, reference, {**tolerance, "atol": max(tolerance["atol"], 2e-4)}, 1000, 128)
 
 
 @pytest.mark.points(2)
