@@ -22,6 +22,7 @@ from autograder.pytest_plugin import GradingContext
 from autograder.results import TestOutcome
 from autograder.sandbox.client import StudentSession
 from autograder.sandbox.isolation import choose
+from autograder.sandbox.reaper import become_subreaper
 
 TEST_FOLDERS = ("public_tests", "hidden_tests")
 
@@ -38,6 +39,7 @@ def main(argv: list[str]) -> int:
         module_name=spec.module_name,
         limits=spec.limits,
         isolation=isolation,
+        reap_orphans=become_subreaper(),
     )
     folder = course.assignment_dir(spec)
     tests = [str(folder / name) for name in TEST_FOLDERS if (folder / name).is_dir()]

@@ -25,6 +25,7 @@ from autograder.feedback import SubmissionImportError
 from autograder.sandbox import channel, codec
 from autograder.sandbox.isolation import UNPRIVILEGED_UID, Isolation
 from autograder.sandbox.limits import Limits, scrubbed_environment
+from autograder.sandbox.reaper import end_children
 
 STARTUP_ALLOWANCE_S = 30.0
 """Starting a worker (Python with numpy and sympy) is not the student's time."""
@@ -79,7 +80,13 @@ class StudentSession:
     """The student's module, living in a worker process, called through data only."""
 
     def __init__(
-        self, *, submission: Path, module_name: str, limits: Limits, isolation: Isolation
+        self,
+        *,
+        submission: Path,
+        module_name: str,
+        limits: Limits,
+        isolation: Isolation,
+        reap_orphans: bool = False,
     ) -> None:
         self.submission = submission
         self.module_name = module_name
@@ -95,6 +102,9 @@ class StudentSession:
         self._hanging: dict[str, str] = {}
         """Functions that timed out once: not called again, to save the submission's budget."""
         self.rlimits: list[str] = []
+        self.reap_orphans = reap_orphans
+        """The caller is a subreaper that runs nothing but workers: end all its children."""
+        self.orphans_ended = 0
 
     # -- calls -------------------------------------------------------------------------------
 
@@ -244,6 +254,7 @@ class StudentSession:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signal.SIGKILL)
         code = process.wait()
+        self.orphans_ended += end_children() if self.reap_orphans else 0
         if self._drainer is not None:
             self._drainer.join(timeout=5)
         return code

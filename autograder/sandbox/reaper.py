@@ -1,0 +1,70 @@
+"""Leave no process behind: the runner adopts orphaned descendants and ends them.
+
+On Linux the runner marks itself a child subreaper, so a process the student's code started
+and detached (a double fork, `setsid`) is re-parented to the runner instead of to init; after
+each worker, every remaining child of the runner is killed and reaped. Elsewhere this is a no-op
+and the worker's process group (or bwrap's PID namespace) is what ends them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def become_subreaper() -> bool:
+    """Ask Linux to re-parent this process's orphaned descendants to it; True if it agreed."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def end_children() -> int:
+    """Kill and reap every child of this process (adopted orphans included); return how many."""
+    ended, quiet = 0, 0
+    for _ in range(100):  # orphans are adopted a moment after their parent dies: look again
+        children = _children()
+        if not children:
+            quiet += 1
+            if quiet == 2:
+                break
+            time.sleep(0.02)
+            continue
+        quiet = 0
+        for pid in children:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        for pid in children:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
+                ended += 1
+    return ended
+
+
+def _children() -> list[int]:
+    me = str(os.getpid())
+    found: list[int] = []
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return found
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[1] == me:  # field 4 of /proc/PID/stat, after the command name: the parent
+            found.append(int(entry.name))
+    return found
