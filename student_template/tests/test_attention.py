@@ -131,14 +131,22 @@ def test_batched_input(student):
 
 @pytest.mark.points(1)
 def test_inputs_are_not_modified(student):
-    """self_attention and softmax leave the caller's arrays as they were"""
+    """self_attention and softmax give correct results and leave the caller's arrays alone"""
     X = np.random.default_rng(11).normal(size=(4, 3))
     W = np.eye(3) * 2.0
     X_before, W_before = X.copy(), W.copy()
-    student.self_attention(X, W, W, W)
+    out = student.self_attention(X, W, W, W)
     assert_unchanged(X_before, X, what="self_attention(X, W_q, W_k, W_v)")
     assert_unchanged(W_before, W, what="self_attention(X, W_q, W_k, W_v)")
     S = np.array([[3.0, 1.0], [0.5, 2.0]])
     S_before = S.copy()
-    student.softmax(S)
+    weights = student.softmax(S)
     assert_unchanged(S_before, S, what="softmax(S)")
+    assert_close(
+        out,
+        naive_attention(X_before, W_before, W_before, W_before),
+        what="self_attention(X, W, W, W)",
+    )
+    assert_close(
+        weights, np.exp(S_before) / np.exp(S_before).sum(axis=1, keepdims=True), what="softmax(S)"
+    )

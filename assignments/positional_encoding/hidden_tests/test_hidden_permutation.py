@@ -51,10 +51,10 @@ def test_equivariance_with_weights(student, tolerance, rng):
     W_q, W_k, W_v = (rng.normal(size=(4, 4)) for _ in range(3))
     perm = [int(p) for p in rng.permutation(7)]
     P = assert_shape(student.permutation_matrix(perm), (7, 7), what=f"permutation_matrix({perm})")
-    permuted = student.self_attention(P @ X, W_q, W_k, W_v)
+    permuted = student.self_attention(P @ X, W_q.copy(), W_k.copy(), W_v.copy())
     assert_close(
         permuted,
-        P @ student.self_attention(X, W_q, W_k, W_v),
+        P @ student.self_attention(X.copy(), W_q.copy(), W_k.copy(), W_v.copy()),
         what="self_attention(P @ X, W…)",
         **tolerance,
     )
