@@ -16,6 +16,7 @@ from pathlib import Path
 from autograder.course import Course
 from autograder.results import SubmissionResult, TestOutcome
 from autograder.rubric import AssignmentSpec
+from autograder.sandbox.isolation import hand_to_worker
 from autograder.scoring import score_tests
 from autograder.submission import Ungradable, load_submission
 
@@ -38,9 +39,9 @@ def grade_submission(
         root = Path(scratch)
         workdir = root / "submission"
         workdir.mkdir()
-        for folder in (root, workdir):
-            folder.chmod(0o755)  # the worker may run as an unprivileged user
+        root.chmod(0o755)  # the worker may run as an unprivileged user: let it reach its folder
         module_path = submission.write(workdir, spec.module)
+        hand_to_worker(workdir)
         results = root / "results.json"
         config = {
             "course": str(course.root),

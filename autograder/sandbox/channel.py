@@ -41,7 +41,7 @@ def receive(fd: int, deadline: float | None = None) -> Any:
         raise ChannelGarbage(f"a message of {length} bytes (at most {MAX_MESSAGE_BYTES})")
     try:
         return json.loads(_read_exactly(fd, length, deadline))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+    except ValueError as error:  # not UTF-8, not JSON, or a number too long to convert
         raise ChannelGarbage(f"a message that is not JSON: {error}") from None
 
 

@@ -251,6 +251,9 @@ class StudentSession:
             with contextlib.suppress(OSError):
                 os.close(fd)
         self._fds = (-1, -1)
+        if reason == "crash":  # it is ending by itself: let it, so that its exit code is known
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=1)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signal.SIGKILL)
         code = process.wait()

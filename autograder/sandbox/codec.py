@@ -24,7 +24,8 @@ MAX_NODES = 20_000
 """Containers, array headers and SymPy nodes in one value."""
 MAX_DEPTH = 100
 MAX_ARRAY_BYTES = 64 * 1024 * 1024
-MAX_INTEGER_DIGITS = 4_000
+MAX_INTEGER_BITS = 4_096
+"""About 1,230 decimal digits: far below Python's own limit on converting integers to text."""
 
 SYMPY_FUNCTIONS: dict[str, Any] = {
     "sin": sp.sin, "cos": sp.cos, "tan": sp.tan, "exp": sp.exp, "log": sp.log,
@@ -78,8 +79,8 @@ def _encode(value: Any, budget: _Budget, depth: int) -> Any:
     if value is None or kind in (bool, str):
         return value
     if kind is int:
-        if len(str(abs(value))) > MAX_INTEGER_DIGITS:
-            raise CodecError(f"an integer with more than {MAX_INTEGER_DIGITS} digits")
+        if value.bit_length() > MAX_INTEGER_BITS:
+            raise CodecError(f"an integer of more than {MAX_INTEGER_BITS} bits")
         return value
     if kind is float:
         return value if math.isfinite(value) else {"$": "float", "v": repr(value)}
@@ -131,8 +132,9 @@ def _encode_sympy(value: Any, budget: _Budget, depth: int) -> Any:
         return {"$": "Rational", "p": _encode(int(value.p), budget, depth + 1),
                 "q": _encode(int(value.q), budget, depth + 1)}  # fmt: skip
     if isinstance(value, sp.Float):
-        mantissa, exponent = mpmath.mpf(value._mpf_).man_exp
-        return {"$": "Float", "man": str(mantissa), "exp": int(exponent), "dps": int(value._prec)}
+        sign, mantissa, exponent, _ = value._mpf_  # exact: (-1)**sign * mantissa * 2**exponent
+        signed = -int(mantissa) if sign else int(mantissa)
+        return {"$": "Float", "man": str(signed), "exp": int(exponent), "dps": int(value._prec)}
     for name, constant in SYMPY_CONSTANTS.items():
         if value == constant and type(value) is type(constant):
             return {"$": "const", "name": name}
@@ -159,8 +161,8 @@ def _decode(data: Any, budget: _Budget, depth: int) -> Any:
     if data is None or kind in (bool, str, float):
         return data
     if kind is int:
-        if len(str(abs(data))) > MAX_INTEGER_DIGITS:
-            raise CodecError(f"an integer with more than {MAX_INTEGER_DIGITS} digits")
+        if data.bit_length() > MAX_INTEGER_BITS:
+            raise CodecError(f"an integer of more than {MAX_INTEGER_BITS} bits")
         return data
     if kind is list:
         return [_decode(item, budget, depth + 1) for item in data]
@@ -212,12 +214,14 @@ def _decode_sympy(data: dict[str, Any], budget: _Budget, depth: int) -> Any:
     if tag == "Rational":
         return sp.Rational(_integer(data["p"]), _integer(data["q"]))
     if tag == "Float":
-        mantissa = _integer(int(data["man"]) if len(data["man"]) <= MAX_INTEGER_DIGITS else None)
+        text = data["man"]
+        mantissa = _integer(int(text) if isinstance(text, str) and len(text) <= 1300 else None)
         exponent = _integer(data["exp"])
         if abs(exponent) > 10**6:
             raise CodecError("a Float with an exponent out of range")
         precision = min(max(int(data["dps"]), 1), 1000)
-        return sp.Float(mpmath.mpf((mantissa, exponent)), precision=precision)
+        with mpmath.workprec(precision):
+            return sp.Float(mpmath.mpf((mantissa, exponent)), precision=precision)
     if tag == "const":
         return SYMPY_CONSTANTS[_choice(data["name"], set(SYMPY_CONSTANTS))]
     if tag == "Tuple":
@@ -240,7 +244,7 @@ def _choice(value: Any, allowed: set[str]) -> str:
 
 
 def _integer(value: Any) -> int:
-    if type(value) is not int or len(str(abs(value))) > MAX_INTEGER_DIGITS:
+    if type(value) is not int or value.bit_length() > MAX_INTEGER_BITS:
         raise CodecError("a malformed integer")
     return value
 

@@ -96,8 +96,11 @@ def _answer(
         return {"kind": "value", "value": codec.encode(value), "mutated": mutated}
     except codec.CodecError as refused:
         return {"kind": "refused", "message": f"{refused}"}
-    except RecursionError:
-        return {"kind": "refused", "message": "a value nested too deeply to send"}
+    except (RecursionError, ValueError, OverflowError, MemoryError) as error:
+        return {
+            "kind": "refused",
+            "message": f"a value that could not be sent ({type(error).__name__})",
+        }
 
 
 def _array_copies(args: list[Any], kwargs: dict[str, Any]) -> dict[str | int, Any]:

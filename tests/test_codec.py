@@ -1,0 +1,178 @@
+"""The data-only boundary: what crosses round-trips exactly; everything else is refused."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import pickle
+import time
+from typing import Any
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from autograder.checks.evaluate import evaluate
+from autograder.sandbox import channel
+from autograder.sandbox.codec import MAX_DEPTH, MAX_NODES, CodecError, decode, encode
+
+pos, w = sp.symbols("pos w", real=True)
+
+
+def through(value: Any) -> Any:
+    return decode(json.loads(json.dumps(encode(value))))
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        None,
+        True,
+        3,
+        -(2**70),
+        2.5,
+        "text",
+        b"\x00bytes",
+        1 + 2j,
+        [1, [2.0, "x"]],
+        (1, (2,)),
+        {"a": 1, 2: [3]},
+    ],
+    ids=repr,
+)
+def test_plain_values_round_trip(value: Any) -> None:
+    result = through(value)
+    assert result == value and type(result) is type(value)
+
+
+def test_special_floats() -> None:
+    assert np.isnan(through(float("nan"))) and through(float("inf")) == float("inf")
+
+
+@pytest.mark.parametrize(
+    "array",
+    [
+        np.arange(6.0).reshape(2, 3),
+        np.zeros((0, 4)),
+        np.arange(4, dtype=np.float32),
+        np.array([True, False]),
+        np.array(["a", "bc"]),
+    ],
+    ids=str,
+)
+def test_arrays_keep_dtype_and_shape(array: np.ndarray) -> None:
+    result = through(array)
+    assert (
+        type(result) is np.ndarray and result.dtype == array.dtype and np.array_equal(result, array)
+    )
+
+
+def test_numpy_scalars() -> None:
+    assert type(through(np.float64(2.5))) is np.float64 and type(through(np.int32(3))) is np.int32
+
+
+def test_sympy_values_round_trip() -> None:
+    pair = (sp.sin(w * pos), sp.cos(w * pos))
+    assert through(pair) == pair
+    matrix = sp.Matrix([[sp.cos(pos), sp.sin(pos)], [-sp.sin(pos), sp.cos(pos)]])
+    assert through(matrix) == matrix
+    assert through(sp.Rational(1, 3)) == sp.Rational(1, 3) and through(sp.pi * sp.I) == sp.pi * sp.I
+    assert through(sp.Float("0.1", 30)) == sp.Float("0.1", 30)
+
+
+class EqualToEverything:
+    def __eq__(self, other: object) -> bool:
+        return True
+
+
+class ArraySubclass(np.ndarray):
+    pass
+
+
+@pytest.mark.parametrize(
+    ("value", "complaint"),
+    [
+        (EqualToEverything(), "EqualToEverything object"),
+        ([1, EqualToEverything()], "EqualToEverything object"),
+        (np.arange(3).view(ArraySubclass), "a subclass of numpy.ndarray"),
+        (np.array([object()]), "dtype object"),
+        (sp.Function("f")(pos), "the grader accepts symbols"),
+        (sp.Integral(pos, pos), "SymPy Integral"),
+        (lambda: 1, "function object"),
+        (10**5000, "more than 4096 bits"),
+    ],
+    ids=lambda value: type(value).__name__,
+)
+def test_other_values_are_refused_with_a_reason(value: Any, complaint: str) -> None:
+    with pytest.raises(CodecError, match=complaint.replace("(", r"\(")):
+        encode(value)
+
+
+def test_size_and_depth_are_bounded() -> None:
+    with pytest.raises(CodecError, match="too large"):
+        encode(list(range(MAX_NODES + 1)))
+    nested: list[Any] = []
+    for _ in range(MAX_DEPTH + 5):
+        nested = [nested]
+    with pytest.raises(CodecError, match="nested more than"):
+        encode(nested)
+
+
+def test_a_pickle_never_decodes() -> None:
+    buffer = io.BytesIO()
+    np.save(buffer, np.array([{"x": 1}], dtype=object), allow_pickle=True)
+    forged = {"$": "ndarray", "npy": base64.b64encode(buffer.getvalue()).decode()}
+    with pytest.raises(CodecError):
+        decode(forged)
+    with pytest.raises(CodecError):
+        decode({"$": "bytes", "b64": "!!"})
+    assert decode(
+        {"$": "bytes", "b64": base64.b64encode(pickle.dumps(1)).decode()}
+    ) == pickle.dumps(1)
+
+
+@pytest.mark.parametrize(
+    "forged",
+    [
+        {"$": "sympy", "f": "__import__", "args": []},
+        {"$": "nope"},
+        {"$": "Integer", "v": "1"},
+        {"$": "Matrix", "rows": 2, "cols": 2, "entries": []},
+        {"$": "const", "name": "os"},
+        3j,
+    ],
+    ids=str,
+)
+def test_malformed_data_is_refused(forged: Any) -> None:
+    with pytest.raises(CodecError):
+        decode(forged)
+
+
+def test_huge_powers_cross_unevaluated_and_evaluate_in_bounded_time() -> None:
+    tower = sp.Pow(
+        sp.Integer(10), sp.Pow(sp.Integer(10), sp.Integer(18), evaluate=False), evaluate=False
+    )
+    rebuilt = through(sp.Add(tower, pos, evaluate=False))
+    started = time.monotonic()
+    assert evaluate(rebuilt, {pos: 1.0}).real == float("inf")
+    assert time.monotonic() - started < 1
+
+
+def test_channel_refuses_oversized_and_garbage(tmp_path: Any) -> None:
+    import os
+
+    read, write = os.pipe()
+    os.write(write, (channel.MAX_MESSAGE_BYTES + 1).to_bytes(8, "big"))
+    with pytest.raises(channel.ChannelGarbage, match="a message of"):
+        channel.receive(read, time.monotonic() + 1)
+    os.write(write, (3).to_bytes(8, "big") + b"{{{")
+    with pytest.raises(channel.ChannelGarbage, match="not JSON"):
+        channel.receive(read, time.monotonic() + 1)
+    with pytest.raises(channel.ChannelTimeout):
+        channel.receive(read, time.monotonic() + 0.05)
+    channel.send(write, {"ok": [1, 2]})
+    assert channel.receive(read, time.monotonic() + 1) == {"ok": [1, 2]}
+    os.close(write)
+    with pytest.raises(channel.ChannelClosed):
+        channel.receive(read, time.monotonic() + 1)

@@ -1,0 +1,205 @@
+"""Student sessions, driven directly: calls, failures, limits, restarts, and the trust boundary."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from autograder.course import Course
+from autograder.feedback import SubmissionImportError
+from autograder.grade import grade_submission
+from autograder.rubric import AssignmentSpec
+from autograder.sandbox.client import BoundaryRefused, StudentCrash, StudentSession, StudentTimeout
+from autograder.sandbox.isolation import choose, hand_to_worker
+from autograder.sandbox.limits import Limits
+
+LIMITS = Limits(call_timeout_s=2, submission_timeout_s=30, memory_mb=1024, output_kb=1)
+
+
+def session_for(tmp_path: Path, source: str, limits: Limits = LIMITS) -> StudentSession:
+    folder = tmp_path / "submission"
+    folder.mkdir()
+    tmp_path.chmod(0o755)
+    module = folder / "positional_encoding.py"
+    module.write_text(source, encoding="utf-8")
+    hand_to_worker(folder)
+    isolation = choose(hidden=[Path(__file__).resolve().parents[1]])
+    return StudentSession(
+        submission=module, module_name="positional_encoding", limits=limits, isolation=isolation
+    )
+
+
+@pytest.fixture
+def session(tmp_path: Path) -> Iterator[StudentSession]:
+    source = """
+import numpy as np
+import time
+
+CONSTANT = [1, 2]
+
+def double(x):
+    return x * 2
+
+def clear(X):
+    X[...] = 0
+    return None
+
+def sleepy():
+    time.sleep(60)
+
+def bad_value():
+    return object()
+
+def boom():
+    raise ValueError("T must be >= 0")
+
+def custom():
+    class Oops(Exception):
+        pass
+    raise Oops("mine")
+
+def chatty():
+    print("x" * 5000)
+    return 1
+
+def die():
+    import os
+    os._exit(3)
+"""
+    with session_for(tmp_path, source) as created:
+        yield created
+
+
+def test_values_and_constants_cross(session: StudentSession) -> None:
+    assert np.array_equal(session.call("double", (np.arange(3.0),), {}), [0, 2, 4])
+    assert session.attribute("CONSTANT") == [1, 2]
+
+
+def test_in_place_changes_reach_the_caller(session: StudentSession) -> None:
+    X = np.ones((2, 2))
+    session.call("clear", (X,), {})
+    assert np.array_equal(X, np.zeros((2, 2)))
+
+
+def test_student_exceptions_keep_their_class_and_line(session: StudentSession) -> None:
+    with pytest.raises(ValueError, match="T must be >= 0") as error:
+        session.call("boom", (), {})
+    line = session.submission.read_text().splitlines().index("def boom():") + 2
+    assert error.value.student_location == ("boom", "positional_encoding.py", line)  # type: ignore[attr-defined]
+    with pytest.raises(Exception, match="Oops: mine") as custom:
+        session.call("custom", (), {})
+    assert type(custom.value).__name__ == "StudentCodeError"
+
+
+def test_refused_value_is_a_failure_not_a_crash(session: StudentSession) -> None:
+    with pytest.raises(BoundaryRefused, match="object object, which the grader cannot accept"):
+        session.call("bad_value", (), {})
+    assert session.call("double", (2,), {}) == 4  # the same worker goes on
+
+
+def test_timeout_kills_and_the_function_is_not_called_again(session: StudentSession) -> None:
+    started = time.monotonic()
+    with pytest.raises(StudentTimeout, match=r"sleepy\(\) did not return within 2 s"):
+        session.call("sleepy", (), {})
+    assert time.monotonic() - started < 4
+    with pytest.raises(StudentTimeout, match="not called again"):
+        session.call("sleepy", (), {})
+    assert session.call("double", (3,), {}) == 6  # a fresh worker answers
+    assert session.events == ["timeout"]
+
+
+def test_exit_is_a_crash_and_the_next_call_restarts(session: StudentSession) -> None:
+    with pytest.raises(StudentCrash, match="ended the worker process with exit code 3 during die"):
+        session.call("die", (), {})
+    assert session.call("double", (5,), {}) == 10
+
+
+def test_output_is_capped(session: StudentSession) -> None:
+    session.call("chatty", (), {})
+    session.close()
+    text = session.output.text()
+    assert text.startswith("x" * 1000) and "more bytes of output were dropped" in text
+
+
+def test_missing_function_and_import_errors(tmp_path: Path) -> None:
+    missing_error = pytest.raises(
+        SubmissionImportError, match="does not define `sinusoidal_encoding`"
+    )
+    with session_for(tmp_path, "x = 1\n") as missing, missing_error:
+        missing.call("sinusoidal_encoding", (2, 2), {})
+    other = tmp_path / "other"
+    other.mkdir()
+    import_error = pytest.raises(SubmissionImportError, match="No module named 'not_a_module'")
+    with session_for(other, "import not_a_module\n") as broken, import_error:
+        broken.call("f", (), {})
+
+
+def test_submission_budget_is_enforced(tmp_path: Path) -> None:
+    limits = Limits(call_timeout_s=1, submission_timeout_s=1.5)
+    with session_for(tmp_path, "import time\ndef slow():\n    time.sleep(0.9)\n", limits) as slow:
+        slow.call("slow", (), {})
+        with pytest.raises(StudentTimeout):
+            slow.call("slow", (), {})
+            slow.call("slow", (), {})
+
+
+def test_environment_is_scrubbed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GRADER_SECRET_TOKEN", "s3cr3t")
+    with session_for(tmp_path, "import os\ndef env():\n    return dict(os.environ)\n") as spy:
+        seen = spy.call("env", (), {})
+    assert "GRADER_SECRET_TOKEN" not in seen and "s3cr3t" not in str(seen)
+    assert seen["OPENBLAS_NUM_THREADS"] == "1"
+
+
+def test_trusted_process_never_imports_the_submission(
+    tmp_path: Path, course: Course, spec: AssignmentSpec, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    grader_cwd = tmp_path / "grader"
+    grader_cwd.mkdir()
+    monkeypatch.chdir(grader_cwd)
+    submission = tmp_path / "marker.py"
+    submission.write_text(
+        "import os, pathlib, sys\n"
+        "pathlib.Path('IMPORTED-HERE').write_text(' '.join(sys.argv))\n"
+        "print('imported by', ' '.join(sys.argv), 'in', os.getcwd())\n",
+        encoding="utf-8",
+    )
+    result = grade_submission(course, spec, submission)
+    assert "imported by" in result.output and "autograder/sandbox/worker.py" in result.output
+    markers = [p for p in (grader_cwd, course.root, tmp_path) if (p / "IMPORTED-HERE").exists()]
+    assert markers == []  # only the worker's private (and now removed) folder ever held one
+
+
+def test_grading_without_bubblewrap_still_isolates_what_it_can(
+    course_copy: Course, spec: AssignmentSpec
+) -> None:
+    rubric = course_copy.root / "grading.toml"
+    rubric.write_text(
+        rubric.read_text().replace('bubblewrap = "auto"', 'bubblewrap = "off"'), "utf-8"
+    )
+    course_off = Course.load(course_copy.root)
+    spec_off = course_off.rubric.assignment()
+    result = grade_submission(
+        course_off,
+        spec_off,
+        course_off.assignment_dir(spec_off) / "sample_class" / "hostile_orphan.py",
+    )
+    assert result.score == 100 and "bwrap" not in result.isolation
+    assert result.isolation[:2] == ("process", "rlimits")
+    alive = [
+        p
+        for p in Path("/proc").iterdir()
+        if p.name.isdigit() and b"autograder.sandbox.worker" in _cmdline(p)
+    ]
+    assert alive == []
+
+
+def _cmdline(process: Path) -> bytes:
+    try:
+        return (process / "cmdline").read_bytes()
+    except OSError:
+        return b""
