@@ -92,6 +92,10 @@ def _parser() -> argparse.ArgumentParser:
         "completed, whatever the scores.",
     )
     grade.add_argument("submissions", nargs="+", type=Path, metavar="SUBMISSION")
+    grade.add_argument(
+        "-v", "--verbose", action="store_true",
+        help="print every test of every submission (default: only when grading one)",
+    )  # fmt: skip
     grade.add_argument("--assignment", help="the assignment, when the course has several")
     grade.add_argument("--course", type=Path, help="the course folder (default: found from here)")
     grade.add_argument("--out", type=Path, help="write result files here (default: none)")
@@ -129,15 +133,20 @@ def _grade(args: argparse.Namespace) -> int:
     hide = (args.out.resolve(),) if args.out else ()
     _warn_about_isolation(course, spec)
     failed = False
+    results = []
     for path in args.submissions:
         result = grade_submission(course, spec, path, hide=hide)
-        print(render_grade(result))
+        results.append(result)
+        detailed = len(args.submissions) == 1 or args.verbose
+        print(render_grade(result) if detailed else render_grade_line(result), flush=True)
         failed |= result.status == "grader_error"
         if args.out:
             args.out.mkdir(parents=True, exist_ok=True)
             for name in formats:
                 suffix, render = FORMATS[name]
                 (args.out / f"{result.submission}{suffix}").write_text(render(result), "utf-8")
+    if len(results) > 1:
+        print(render_class(spec, results))
     return EXIT_FAILED if failed else EXIT_OK
 
 
@@ -172,6 +181,37 @@ def render_grade(result: SubmissionResult) -> str:
             )
     lines.extend(f"  note: {note}" for note in result.notes)
     return "\n".join(lines) + "\n"
+
+
+def render_grade_line(result: SubmissionResult) -> str:
+    """One line per submission while a class is graded."""
+    lost = sum(t.status != "passed" for t in result.tests)
+    detail = f"{lost} of {len(result.tests)} tests lost"
+    if result.status != "graded":
+        detail = f"{result.status}: {result.message}"
+    score = f"{result.score:>6g} / {result.max_score:g}"
+    return f"{result.submission:<28} {score}  {result.duration_s:5.2f} s  {detail}"
+
+
+def render_class(spec: AssignmentSpec, results: list[SubmissionResult]) -> str:
+    """The class table: one row per submission, its total and each part's points."""
+    parts = [part.name for part in spec.parts]
+    width = max(len(r.submission) for r in results) + 2
+    head = f"{'submission':<{width}}{'total':>7}" + "".join(f"{p:>13}" for p in parts) + "  status"
+    rows = [head, "-" * len(head)]
+    for result in results:
+        scores = result.part_scores()
+        cells = "".join(f"{_points(*scores.get(p, (0.0, spec.part(p).points))):>13}" for p in parts)
+        rows.append(f"{result.submission:<{width}}{result.score:>7g}{cells}  {result.status}")
+    graded = [r.score for r in results if r.status == "graded"]
+    if graded:
+        mean = f"mean {sum(graded) / len(graded):.1f} / {spec.max_score:g}"
+        rows.append(f"{len(results)} submissions, {len(graded)} graded; {mean}")
+    return "\n".join(rows)
+
+
+def _points(score: float, most: float) -> str:
+    return f"{score:g}/{most:g}"
 
 
 def _check(args: argparse.Namespace) -> int:

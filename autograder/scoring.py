@@ -39,6 +39,9 @@ def score_tests(
 def check_points(rubric: Rubric, spec: AssignmentSpec, outcomes: tuple[TestOutcome, ...]) -> None:
     """Every test names a known part and its points, and each part's tests add up to the part."""
     where = f"{rubric.path}: [assignments.{spec.name}.parts"
+    unloadable = [o for o in outcomes if o.title.startswith("load ") and o.status == "error"]
+    if unloadable:
+        raise ConfigError(f"{unloadable[0].nodeid} could not be loaded: {unloadable[0].message}")
     unmarked = [o.nodeid for o in outcomes if o.part is None or o.points is None]
     if unmarked:
         raise ConfigError(

@@ -14,6 +14,7 @@ from autograder.check import CheckReport, CheckTarget, locate, run_check
 from autograder.cli import main
 from autograder.course import Course
 from autograder.errors import ConfigError
+from autograder.grade import grade_submission
 from autograder.rubric import AssignmentSpec
 
 
@@ -204,3 +205,59 @@ def test_cli_check_exit_codes_and_table(
     assert out.count("syntax error") == 1
     assert main(["check", "/nonexistent/positional_encoding.py"]) == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+def test_cli_grade_prints_the_table_and_writes_every_format(
+    course: Course, spec: AssignmentSpec, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    assert main(["grade", str(course.reference_path(spec)), "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith("positional_encoding: 100 / 100")
+    suffixes = sorted(p.name.removeprefix("positional_encoding") for p in out.iterdir())
+    assert suffixes == [".json", ".junit.xml", ".results.json"]
+    assert main(["grade", str(course.reference_path(spec)), "--format", "pdf"]) == 2
+    assert "unknown --format 'pdf'" in capsys.readouterr().err
+
+
+def test_grading_the_stubs_gives_zero_and_says_not_implemented(
+    course: Course, spec: AssignmentSpec
+) -> None:
+    result = grade_submission(course, spec, course.template_dir)
+    assert result.status == "graded" and result.score == 0
+    assert {t.status for t in result.tests} == {"not_implemented"}
+    assert "`sinusoidal_encoding` is not implemented yet" in {t.message for t in result.tests}
+
+
+def test_grader_failure_exits_1_and_a_missing_layer_is_warned_once(
+    course_copy: Course, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import autograder.cli
+    from autograder.sandbox.isolation import Isolation
+
+    weak = Isolation(bwrap=None, drop_user=False, hidden=())
+    monkeypatch.setattr(autograder.cli, "choose", lambda **_: weak)
+    monkeypatch.setattr(autograder.cli.os, "geteuid", lambda: 0)
+    reference = course_copy.root / "reference" / "positional_encoding.py"
+    submission = course_copy.root / "attempt.py"
+    submission.write_text(reference.read_text(), "utf-8")
+    reference.write_text("def broken(:\n", "utf-8")  # the grader's own file is broken
+    code = main(["grade", str(submission), str(submission), "--course", str(course_copy.root)])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert captured.out.count("grader_error: the grader's runner failed") == 2
+    assert captured.err == (
+        "autograder: warning: grading without bubblewrap (no network and no view of the course "
+        "files for student code); without dropping to an unprivileged user\n"
+    )
+
+
+def test_a_hidden_test_file_that_does_not_load_is_a_config_error(
+    course_copy: Course, spec: AssignmentSpec
+) -> None:
+    hidden = course_copy.assignment_dir(spec) / "hidden_tests" / "test_hidden_broken.py"
+    hidden.write_text("import not_a_module\n", "utf-8")
+    with pytest.raises(
+        ConfigError, match=r"test_hidden_broken\.py could not be loaded: .*not_a_module"
+    ):
+        grade_submission(course_copy, spec, course_copy.reference_path(spec))

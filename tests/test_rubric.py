@@ -111,3 +111,50 @@ def test_no_course_found_says_what_to_do(tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.chdir(tmp_path)
     with pytest.raises(ConfigError, match=r"no grading\.toml in .* or any folder above it"):
         Course.find(tmp_path)
+
+
+def test_limits_tolerance_visibility_and_total(tmp_path: Path) -> None:
+    text = VALID.replace(
+        'module = "demo.py"',
+        'module = "demo.py"\npoints = 100.5\nseed = 7\n'
+        "[assignments.demo.limits]\ncall_timeout_s = 2.5\nmemory_mb = 512\n"
+        'bubblewrap = "required"\n'
+        "[assignments.demo.tolerance]\nrtol = 1e-4\n"
+        '[assignments.demo.visibility]\nhidden = "hidden"\n',
+    )
+    spec = load_rubric(write(tmp_path, text)).assignment()
+    assert spec.limits.call_timeout_s == 2.5 and spec.limits.memory_mb == 512
+    assert spec.bubblewrap == "required" and spec.seed == 7
+    assert spec.tolerance == {"rtol": 1e-4, "atol": 1e-6}
+    assert (spec.public_visibility, spec.hidden_visibility) == ("visible", "hidden")
+
+
+@pytest.mark.parametrize(
+    ("addition", "complaint"),
+    [
+        ("points = 99", "[assignments.demo.points] is 99, but its parts add up to 100.5"),
+        (
+            "[assignments.demo.limits]\nmemory = 3",
+            "unknown key 'memory' in [assignments.demo.limits]",
+        ),
+        (
+            "[assignments.demo.limits]\ncall_timeout_s = 0",
+            "[assignments.demo.limits.call_timeout_s] must be positive",
+        ),
+        ('[assignments.demo.limits]\nbubblewrap = "maybe"', "must be auto, required or off"),
+        ('[assignments.demo.visibility]\nhidden = "secret"', "must be one of visible, hidden"),
+        (
+            '[assignments.demo.tolerance]\nrtol = "small"',
+            "[assignments.demo.tolerance.rtol] must be a number",
+        ),
+    ],
+)
+def test_new_keys_are_checked(tmp_path: Path, addition: str, complaint: str) -> None:
+    text = (
+        VALID.replace('module = "demo.py"', f'module = "demo.py"\n{addition}')
+        if "points" in addition
+        else VALID + addition
+    )
+    with pytest.raises(ConfigError) as error:
+        load_rubric(write(tmp_path, text))
+    assert complaint in str(error.value)

@@ -1,0 +1,59 @@
+"""How long `autograder grade` takes per submission, against the floor of its design.
+
+Grading a submission starts two interpreters (the trusted runner with pytest, and the worker
+with numpy and sympy); the floor is two bare interpreters importing those. Prints medians and
+the ratio; asserts nothing.
+
+    .venv/bin/python bench/grade_speed.py [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from autograder.course import Course
+from autograder.grade import grade_submission
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def median_seconds(action: object, runs: int) -> float:
+    timings = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        action()  # type: ignore[operator]
+        timings.append(time.perf_counter() - start)
+    return statistics.median(timings)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    runs = parser.parse_args().runs
+    course = Course.load(ROOT)
+    spec = course.rubric.assignment()
+    reference = course.reference_path(spec)
+    result = grade_submission(course, spec, reference)
+
+    def floor() -> None:
+        for imports in ("numpy, sympy, pytest", "numpy, sympy"):
+            subprocess.run([sys.executable, "-c", f"import {imports}"], check=True)
+
+    floor_s = median_seconds(floor, runs)
+    grade_s = median_seconds(lambda: grade_submission(course, spec, reference), runs)
+    print(f"tests per submission:                  {len(result.tests)}")
+    print(f"isolation layers:                      {', '.join(result.isolation)}")
+    print(f"floor (two interpreter start-ups):     {floor_s * 1000:7.0f} ms (median of {runs})")
+    print(f"grade the reference, end to end:       {grade_s * 1000:7.0f} ms (median of {runs})")
+    print(f"ratio grade / floor:                   {grade_s / floor_s:7.2f}")
+    per_test_ms = (grade_s - floor_s) / len(result.tests) * 1000
+    print(f"per test beyond the floor:             {per_test_ms:7.1f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,97 @@
+"""Results render to the kit's JSON, Gradescope's results.json (schema-valid) and JUnit XML."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from autograder.report import render_gradescope, render_json, render_junit
+from autograder.results import SubmissionResult, TestResult
+
+SCHEMA = json.loads((Path(__file__).parent / "gradescope_results.schema.json").read_text())
+
+GRADED = SubmissionResult(
+    assignment="positional_encoding",
+    submission="alice",
+    status="graded",
+    score=2.5,
+    max_score=4.0,
+    isolation=("process", "rlimits", "bwrap"),
+    duration_s=1.25,
+    tests=(
+        TestResult(
+            name="row 0 is [0, 1, …]", nodeid="public_tests/t.py::a", part="encoding",
+            score=2.0, max_score=2.0, status="passed", visibility="visible",
+        ),
+        TestResult(
+            name="random shapes", nodeid="hidden_tests/t.py::b", part="encoding", score=0.0,
+            max_score=1.5, status="failed", visibility="after_due_date",
+            message="sinusoidal_encoding(3, 4)[1, 2] should be 0.01; yours is 0.1",
+        ),
+        TestResult(
+            name="loop", nodeid="hidden_tests/t.py::c", part="attention", score=0.5,
+            max_score=0.5, status="passed", visibility="hidden",
+        ),
+        TestResult(
+            name="slow", nodeid="hidden_tests/t.py::d", part="attention", score=0.0,
+            max_score=0.0, status="timeout", visibility="hidden", message="no return in 5 s",
+        ),
+    ),
+    output="printed by the student",
+    notes=("1 IPython magic or shell line(s) were commented out",),
+)  # fmt: skip
+UNGRADABLE = SubmissionResult(
+    assignment="positional_encoding", submission="bob", status="ungradable", score=0.0,
+    max_score=100.0, isolation=(), duration_s=0.01, message="the notebook is not valid JSON",
+)  # fmt: skip
+GRADER_ERROR = SubmissionResult(
+    assignment="positional_encoding", submission="carol", status="grader_error", score=0.0,
+    max_score=100.0, isolation=(), duration_s=60.0, message="the grader's runner did not finish",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("result", [GRADED, UNGRADABLE, GRADER_ERROR], ids=lambda r: r.status)
+def test_kit_json_round_trips(result: SubmissionResult) -> None:
+    assert SubmissionResult.from_dict(json.loads(render_json(result))) == result
+
+
+@pytest.mark.parametrize("result", [GRADED, UNGRADABLE, GRADER_ERROR], ids=lambda r: r.status)
+def test_gradescope_results_validate_against_the_specification(result: SubmissionResult) -> None:
+    rendered = json.loads(render_gradescope(result))
+    jsonschema.validate(rendered, SCHEMA)
+    assert rendered["score"] == result.score
+
+
+def test_gradescope_content() -> None:
+    rendered = json.loads(render_gradescope(GRADED))
+    assert [t["status"] for t in rendered["tests"]] == ["passed", "failed", "passed", "failed"]
+    assert rendered["tests"][1]["visibility"] == "after_due_date"
+    assert rendered["tests"][1]["output"].startswith("sinusoidal_encoding(3, 4)[1, 2] should be")
+    assert "encoding: 2 / 3.5" in rendered["output"] and rendered["stdout_visibility"] == "hidden"
+    assert "hidden_tests" not in json.dumps(rendered)  # test files' names stay with the grader
+    assert "not valid JSON" in json.loads(render_gradescope(UNGRADABLE))["output"]
+
+
+def test_schema_rejects_what_gradescope_would() -> None:
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"tests": [{"status": "timeout"}]}, SCHEMA)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"output": "no score"}, SCHEMA)
+
+
+@pytest.mark.parametrize("result", [GRADED, UNGRADABLE], ids=lambda r: r.status)
+def test_junit_xml_parses(result: SubmissionResult) -> None:
+    suite = ET.fromstring(render_junit(result))
+    assert (
+        suite.tag == "testsuite" and suite.get("name") == f"positional_encoding.{result.submission}"
+    )
+    cases = suite.findall("testcase")
+    if result.status == "graded":
+        assert len(cases) == 4 and suite.get("failures") == "1" and suite.get("errors") == "1"
+        assert cases[1].find("failure") is not None and cases[3].find("error") is not None
+    else:
+        assert cases[0].find("error").get("message") == result.message  # type: ignore[union-attr]
