@@ -203,3 +203,30 @@ def _cmdline(process: Path) -> bytes:
         return (process / "cmdline").read_bytes()
     except OSError:
         return b""
+
+
+def test_with_bubblewrap_the_worker_sees_only_what_python_needs(
+    tmp_path: Path, course: Course
+) -> None:
+    probe = (
+        "import os\n"
+        "def look(paths):\n"
+        "    return {p: os.path.exists(p) for p in paths}\n"
+        "def listing(path):\n"
+        "    return sorted(os.listdir(path))\n"
+    )
+    secrets = [str(course.root / "reference"), str(course.root / "grading.toml"),
+               str(course.root / "assignments"), "/home", "/srv", "/var", "/opt"]  # fmt: skip
+    with session_for(tmp_path, probe) as spy:
+        if "bwrap" not in spy.isolation.layers:
+            raise AssertionError("install bubblewrap (apt-get install bubblewrap) for this test")
+        assert spy.call("look", (secrets,), {}) == dict.fromkeys(secrets, False)
+        under_tmp = set(spy.call("listing", ("/tmp",), {})) - {"submission"}
+        allowed_tops = {Path(p).relative_to("/tmp").parts[0] for p in _allowed_under_tmp()}
+        assert under_tmp <= allowed_tops
+
+
+def _allowed_under_tmp() -> list[str]:
+    from autograder.sandbox.isolation import _allowed_folders
+
+    return [str(p) for p in _allowed_folders() if Path("/tmp") in p.parents]

@@ -3,8 +3,8 @@
 1. always: a separate process in its own session, rlimits, a scrubbed environment, a private
    working directory, capped output (see client.py and limits.py);
 2. `bwrap` (bubblewrap), where it is installed and works: no network, its own PID namespace, a
-   read-only view of the system in which the course folder (hidden tests, reference, results)
-   and the home folders do not exist, a private /tmp;
+   private /tmp, and a read-only file system that holds only what Python needs (an allow-list):
+   no course folder (hidden tests, reference, results), no home folder, nothing else;
 3. when the grader runs as root: the worker drops to the unprivileged user `nobody` before it
    imports any student code.
 """
@@ -22,7 +22,6 @@ from pathlib import Path
 
 UNPRIVILEGED_UID = 65534  # `nobody` on Linux distributions
 SANDBOX_WORKDIR = "/tmp/submission"
-HOME_FOLDERS = ("/root", "/home")
 
 
 @dataclass(frozen=True)
@@ -47,26 +46,54 @@ class Isolation:
         return SANDBOX_WORKDIR if self.bwrap else str(workdir)
 
     def wrap(self, command: Sequence[str], workdir: Path) -> list[str]:
-        """`command` (the worker) as it should be started under these layers."""
+        """`command` (the worker) as it should be started under these layers.
+
+        With bwrap the worker's file system is an allow-list: the system's programs and
+        libraries, the Python installation and its packages, the kit's engine, and its own
+        folder. Everything else (every course folder on the machine, home folders, results,
+        other submissions) does not exist for it; a hidden folder inside an allowed one is
+        covered by an empty tmpfs.
+        """
         if not self.bwrap:
             return list(command)
-        argv = [self.bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
-        argv += ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts"]
-        argv += ["--die-with-parent", "--new-session", "--tmpfs", "/tmp"]
-        covered = [
-            *(Path(p) for p in _existing(HOME_FOLDERS)),
-            *(h for h in self.hidden if h.is_dir()),
-        ]
-        for folder in covered:
-            argv += ["--perms", "0755", "--tmpfs", str(folder)]
-        for folder, needed in _needed_inside(covered):
-            # bwrap would create the folders between with mode 0700, closed to `nobody`
-            for between in reversed(needed.parents):
-                if folder in between.parents:
+        argv = [self.bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts"]
+        argv += ["--die-with-parent", "--new-session", "--dev", "/dev", "--proc", "/proc"]
+        argv += ["--perms", "1777", "--tmpfs", "/tmp"]
+        for link in SYSTEM_LINKS:
+            target = Path(link)
+            if target.is_symlink():
+                argv += ["--symlink", os.readlink(target), link]
+            elif target.is_dir():
+                argv += ["--ro-bind", link, link]
+        for folder in _allowed_folders():
+            for between in reversed(folder.parents):  # bwrap would make these 0700: not for nobody
+                if between != Path("/"):
                     argv += ["--perms", "0755", "--dir", str(between)]
-            argv += ["--ro-bind", str(needed), str(needed)]
+            argv += ["--ro-bind", str(folder), str(folder)]
+        allowed = _allowed_folders()
+        for hidden in self.hidden:
+            if any(folder == hidden or folder in hidden.parents for folder in allowed):
+                argv += ["--perms", "0755", "--tmpfs", str(hidden)]
         argv += ["--bind", str(workdir), SANDBOX_WORKDIR, "--chdir", SANDBOX_WORKDIR, "--"]
         return argv + list(command)
+
+
+SYSTEM_FOLDERS = ("/usr", "/etc")
+SYSTEM_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+"""Merged-/usr systems make these symlinks into /usr; older ones have real folders."""
+
+
+def _allowed_folders() -> list[Path]:
+    """The folders the worker may read: system, interpreter, packages, engine; outermost only."""
+    import autograder
+
+    wanted = {Path(f) for f in SYSTEM_FOLDERS}
+    wanted |= {Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve()}
+    wanted.add(Path(sys.executable).resolve().parent.parent)
+    wanted.add(Path(autograder.__file__).resolve().parent)
+    wanted |= {Path(p).resolve() for p in sys.path if p and "-packages" in p and Path(p).is_dir()}
+    existing = sorted(p for p in wanted if p.is_dir())
+    return [p for p in existing if not any(q in p.parents for q in existing)]
 
 
 def hand_to_worker(folder: Path) -> None:
@@ -108,29 +135,6 @@ def usable_bwrap() -> str | None:
     except (OSError, subprocess.TimeoutExpired):
         return None
     return path if done.returncode == 0 else None
-
-
-def _needed_inside(hidden: Sequence[Path]) -> list[tuple[Path, Path]]:
-    """(hidden folder, path) for each path the worker needs (the interpreter, its packages, the
-    engine) that sits in a hidden folder and must be bound back, read-only, on top of it."""
-    import autograder
-
-    needed = {
-        Path(sys.prefix).resolve(),
-        Path(sys.base_prefix).resolve(),
-        Path(sys.executable).resolve().parent.parent,
-        Path(autograder.__file__).resolve().parent,
-    }
-    needed |= {
-        Path(p).resolve() for p in sys.path if p and Path(p).is_dir() and "site-packages" in p
-    }
-    pairs = {(h, p) for p in needed for h in hidden if h in p.parents}
-    outermost = {(h, p) for h, p in pairs if not any(q in p.parents for _, q in pairs)}
-    return sorted(outermost)
-
-
-def _existing(paths: Sequence[str]) -> list[str]:
-    return [p for p in paths if Path(p).is_dir()]
 
 
 def _reachable() -> bool:
