@@ -9,24 +9,15 @@ because the public tests run in a child process. Prints medians and the ratio; a
 from __future__ import annotations
 
 import argparse
-import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
+
+from timing import median_seconds
 
 from autograder.check import locate, run_check
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def median_seconds(action: object, runs: int) -> float:
-    timings = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        action()  # type: ignore[operator]
-        timings.append(time.perf_counter() - start)
-    return statistics.median(timings)
 
 
 def main() -> None:

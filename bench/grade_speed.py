@@ -10,25 +10,16 @@ the ratio; asserts nothing.
 from __future__ import annotations
 
 import argparse
-import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
+
+from timing import median_seconds
 
 from autograder.course import Course
 from autograder.grade import grade_submission
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def median_seconds(action: object, runs: int) -> float:
-    timings = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        action()  # type: ignore[operator]
-        timings.append(time.perf_counter() - start)
-    return statistics.median(timings)
 
 
 def main() -> None:
