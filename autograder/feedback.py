@@ -18,6 +18,7 @@ class SubmissionImportError(Exception):
 class Verdict:
     status: Status
     message: str
+    credit: float | None = None
 
 
 def explain(error: BaseException, tb: TracebackType | None, submission: Path | None) -> Verdict:
@@ -28,12 +29,15 @@ def explain(error: BaseException, tb: TracebackType | None, submission: Path | N
     if type(error).__name__ == "StudentCrash":
         return Verdict("error", str(error))
     if isinstance(error, NotImplementedError):
+        if where is None and str(error):  # raised by the test itself, which says what is missing
+            return Verdict("not_implemented", str(error))
         name = f"`{where.name}`" if where else "a function this test calls"
         return Verdict("not_implemented", f"{name} is not implemented yet")
     if isinstance(error, SubmissionImportError):
         return Verdict("error", str(error))
     if isinstance(error, AssertionError):
-        return Verdict("failed", str(error).strip() or "a check failed")
+        credit = getattr(error, "credit", None)
+        return Verdict("failed", str(error).strip() or "a check failed", credit)
     text = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
     if where is None:
         return Verdict("error", text)

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from autograder.checks.failure import take_notes
 from autograder.feedback import SubmissionImportError, describe_import_failure, explain
 from autograder.results import TestOutcome
 
@@ -43,10 +44,13 @@ class OutcomeRecorder:
             if verdict.status == "not_implemented":
                 report.longrepr = verdict.message  # a stub is a to-do, not a crash: no traceback
         previous = self.outcomes.get(item.nodeid)
+        notes = take_notes() if call.when == "call" else []
         if verdict is not None and (previous is None or previous.status == "passed"):
-            self.outcomes[item.nodeid] = _outcome(item, verdict.status, verdict.message)
+            self.outcomes[item.nodeid] = _outcome(
+                item, verdict.status, verdict.message, verdict.credit
+            )
         elif call.when == "call" and report.passed and previous is None:
-            self.outcomes[item.nodeid] = _outcome(item, "passed", None)
+            self.outcomes[item.nodeid] = _outcome(item, "passed", "; ".join(notes) or None)
         return report
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
@@ -186,7 +190,9 @@ def import_submission(path: Path) -> ModuleType:
     return module
 
 
-def _outcome(item: pytest.Item, status: str, message: str | None) -> TestOutcome:
+def _outcome(
+    item: pytest.Item, status: str, message: str | None, credit: float | None = None
+) -> TestOutcome:
     part = item.get_closest_marker("part")
     points = item.get_closest_marker("points")
     visibility = item.get_closest_marker("visibility")
@@ -206,5 +212,6 @@ def _outcome(item: pytest.Item, status: str, message: str | None) -> TestOutcome
             "message": message,
             "points": points.args[0] if points and points.args else None,
             "visibility": visibility.args[0] if visibility and visibility.args else None,
+            "credit": credit,
         }
     )

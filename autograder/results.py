@@ -25,6 +25,8 @@ class TestOutcome:
     """From the test's `points` marker; None when it has none."""
     visibility: str | None = None
     """From the test's `visibility` marker; None for the rubric's default."""
+    credit: float | None = None
+    """The share of the points a failed test still earns (partial credit), if any."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -43,6 +45,7 @@ class TestOutcome:
             message=None if data.get("message") is None else str(data["message"]),
             points=None if data.get("points") is None else float(data["points"]),
             visibility=None if data.get("visibility") is None else str(data["visibility"]),
+            credit=None if data.get("credit") is None else float(data["credit"]),
         )
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
+from autograder.checks.symbolic import SymbolicPolicy
 from autograder.errors import ConfigError
 from autograder.sandbox.limits import Limits
 
@@ -43,6 +44,7 @@ class AssignmentSpec:
     """Seeds the hidden tests' random inputs; students never see it."""
     public_visibility: str = "visible"
     hidden_visibility: str = "after_due_date"
+    symbolic: SymbolicPolicy = field(default_factory=SymbolicPolicy)
 
     @property
     def tolerance(self) -> dict[str, float]:
@@ -119,7 +121,17 @@ def _assignment(reader: _Reader, name: str, table: Mapping[str, Any]) -> Assignm
     reader.only_keys(
         table,
         key,
-        {"title", "module", "parts", "points", "seed", "limits", "tolerance", "visibility"},
+        {
+            "title",
+            "module",
+            "parts",
+            "points",
+            "seed",
+            "limits",
+            "tolerance",
+            "visibility",
+            "symbolic",
+        },
     )
     module = reader.string(table, "module", key)
     if not module.endswith(".py") or "/" in module or not module[:-3].isidentifier():
@@ -166,6 +178,26 @@ def _assignment(reader: _Reader, name: str, table: Mapping[str, Any]) -> Assignm
         hidden_visibility=_visibility(
             reader, visibility, "hidden", f"{key}.visibility", "after_due_date"
         ),
+        symbolic=_symbolic(reader, table, f"{key}.symbolic"),
+    )
+
+
+def _symbolic(reader: _Reader, table: Mapping[str, Any], key: str) -> SymbolicPolicy:
+    if "symbolic" not in table:
+        return SymbolicPolicy()
+    given = reader.table(table, "symbolic", key)
+    reader.only_keys(given, key, {"screen_points", "proof_timeout_s", "undecided"})
+    points = reader.number(given, "screen_points", key) if "screen_points" in given else 50
+    timeout = reader.number(given, "proof_timeout_s", key) if "proof_timeout_s" in given else 2.0
+    undecided = reader.string(given, "undecided", key) if "undecided" in given else "full"
+    if points < 1 or timeout <= 0:
+        reader.fail(key, "screen_points and proof_timeout_s must be positive")
+    if undecided not in ("full", "none"):
+        reader.fail(f"{key}.undecided", f"must be full or none, got {undecided!r}")
+    return SymbolicPolicy(
+        screen_points=int(points),
+        proof_timeout_s=timeout,
+        undecided="full" if undecided == "full" else "none",
     )
 
 

@@ -16,6 +16,7 @@ from types import ModuleType
 
 import pytest
 
+from autograder.checks.symbolic import configure as configure_symbolic
 from autograder.course import Course
 from autograder.proxy import StudentProxy
 from autograder.pytest_plugin import GradingContext
@@ -41,6 +42,7 @@ def main(argv: list[str]) -> int:
         isolation=isolation,
         reap_orphans=become_subreaper(),
     )
+    configure_symbolic(spec.symbolic)
     folder = course.assignment_dir(spec)
     tests = [str(folder / name) for name in TEST_FOLDERS if (folder / name).is_dir()]
     context = GradingContext(

@@ -26,7 +26,7 @@ def score_tests(
                 name=outcome.title,
                 nodeid=outcome.nodeid,
                 part=outcome.part,
-                score=outcome.points if outcome.status == "passed" else 0.0,
+                score=_earned(outcome),
                 max_score=outcome.points,
                 status=outcome.status,
                 visibility=outcome.visibility or default,
@@ -34,6 +34,15 @@ def score_tests(
             )
         )
     return tuple(results)
+
+
+def _earned(outcome: TestOutcome) -> float:
+    points = outcome.points or 0.0
+    if outcome.status == "passed":
+        return points
+    return (
+        round(points * outcome.credit, 6) if outcome.status == "failed" and outcome.credit else 0.0
+    )
 
 
 def check_points(rubric: Rubric, spec: AssignmentSpec, outcomes: tuple[TestOutcome, ...]) -> None:

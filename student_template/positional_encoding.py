@@ -142,8 +142,13 @@ def permutation_matrix(perm: Sequence[int]) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------------------
-# Part "proofs": structured proofs, checked step by step (the format comes with the proof checker)
+# Proofs, checked step by step: each step is (expression, law); see the assignment's README
 # ---------------------------------------------------------------------------------------------
 
+# PE(p)·PE(p + k) for one frequency w reduces to cos(w·k): the offset alone. Laws: "angle sum",
+# "algebra", "Pythagoras". Symbols: w, p, k.
 RELATIVE_POSITION_PROOF: list[tuple[str, str]] = []
+
+# Attention(P X) = P · Attention(X) for a permutation matrix P. Laws: "definition of attention",
+# "transpose of a product", "softmax commutes with a permutation", "PᵀP = I". Names: X, P, d.
 PERMUTATION_PROOF: list[tuple[str, str]] = []

@@ -45,7 +45,8 @@ EXPECTED: dict[str, tuple[float, set[str]]] = {
     # the transpose still satisfies RᵀR = I, and odd C is still refused: 3/15
     "bug_transposed_rotation": (88, {"rotation"}),
     "hostile_infinite_loop": (70, {"encoding"}),  # everything but the encoding is honest
-    "hostile_memory_bomb": (75.5, {"attention", "permutation"}),  # self_attention never returns
+    # self_attention never returns: 19 of attention (softmax stays) and 2.5 of permutation
+    "hostile_memory_bomb": (78.5, {"attention", "permutation"}),
     "hostile_exit_at_import": (0, ALL_PARTS),
     "hostile_monkeypatch": (0, ALL_PARTS),  # patching numpy in the worker changes nothing here
     "hostile_eq_trick": (70, {"encoding"}),  # the object cannot cross the boundary

@@ -1,7 +1,7 @@
 """Assertions for tests that explain themselves: what is wrong, where, and what to try."""
 
 from autograder.checks.behaviour import assert_raises, assert_unchanged
-from autograder.checks.failure import CheckFailure, format_value, format_values
+from autograder.checks.failure import CheckFailure, PartialCredit, format_value, format_values
 from autograder.checks.numeric import as_array, assert_close, assert_shape, printed
 from autograder.checks.symbolic import (
     as_expression,
@@ -12,6 +12,7 @@ from autograder.checks.symbolic import (
 
 __all__ = [
     "CheckFailure",
+    "PartialCredit",
     "as_array",
     "as_expression",
     "assert_close",

@@ -30,7 +30,10 @@ class NotEvaluable(ValueError):
 def evaluate(expression: Any, point: Mapping[sp.Symbol, Any]) -> complex:
     """The value of `expression` with each symbol replaced by its value in `point`."""
     with mpmath.workdps(PRECISION_DIGITS):
-        value = _walk(expression, point)
+        try:
+            value = _walk(expression, point)
+        except RecursionError:
+            raise NotEvaluable("the expression is nested too deeply") from None
         return complex(mpmath.mpc(value))
 
 

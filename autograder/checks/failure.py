@@ -17,6 +17,14 @@ class CheckFailure(AssertionError):
     (when a hint recognises the mistake) what to try."""
 
 
+class PartialCredit(CheckFailure):
+    """A failed check that still earns `credit` (0 to 1) of the test's points."""
+
+    def __init__(self, message: str, credit: float) -> None:
+        super().__init__(message)
+        self.credit = max(0.0, min(1.0, credit))
+
+
 def fail(message: str, *, observed: T | None = None, hints: Iterable[Hint[T]] = ()) -> CheckFailure:
     """A CheckFailure for `message`, with the first hint that recognises `observed` appended."""
     advice = first_hint(observed, hints) if observed is not None else None
@@ -60,3 +68,18 @@ def format_values(values: Any, limit: int = 4) -> str:
     flat = list(np.ravel(np.asarray(values)))
     shown = ", ".join(format_value(v) for v in flat[:limit])
     return f"[{shown}, …]" if len(flat) > limit else f"[{shown}]"
+
+
+_NOTES: list[str] = []
+
+
+def note(text: str) -> None:
+    """Attach a remark to the running test's outcome even when it passes (e.g. "not proved")."""
+    _NOTES.append(text)
+
+
+def take_notes() -> list[str]:
+    """The remarks made since the last call, which clears them."""
+    notes = list(_NOTES)
+    _NOTES.clear()
+    return notes

@@ -1,37 +1,70 @@
-"""Compare a student's SymPy expression with an expected one, by a high-precision numeric screen.
+"""Decide whether a student's SymPy expression equals the expected one, in bounded time.
 
-Random points (30 significant digits) expose a wrong answer and give the student a
-counterexample: the symbols' values and both sides' values there. An answer that agrees at every
-point is accepted, so a correct student never loses points to the limits of symbolic
-simplification. An exact proof under a time limit is the next layer on top of this screen.
+1. a numeric screen: 50 random points, 30 significant digits, evaluated by a walker whose work is
+   bounded by the expression's size; a difference is a failure with a counterexample (the
+   symbols' values and both sides' values);
+2. an exact proof: `expand`, `expand_trig` + `trigsimp`, `simplify`, and rewriting to
+   exponentials, in a forked child killed at the time limit;
+3. when SymPy cannot decide in time, the rubric's policy decides the credit (by default full,
+   since the screen passed) and the test's outcome says what happened.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 import numpy as np
 import sympy as sp
 
+from autograder.checks.bounded import run_bounded
 from autograder.checks.evaluate import NotEvaluable, evaluate
-from autograder.checks.failure import CheckFailure, format_value
+from autograder.checks.failure import CheckFailure, format_value, note
 
-SCREEN_POINTS = 20
 SCREEN_TOLERANCE = 1e-9
+MAX_PARTS = 20_000
+
+
+@dataclass(frozen=True)
+class SymbolicPolicy:
+    """How equivalence is decided; the rubric's `[assignments.NAME.symbolic]` table sets it."""
+
+    screen_points: int = 50
+    proof_timeout_s: float = 2.0
+    undecided: Literal["full", "none"] = "full"
+    """Credit when the screen passes but SymPy cannot prove equality in time."""
+
+
+POLICY = SymbolicPolicy()
+
+
+def configure(policy: SymbolicPolicy) -> None:
+    """Set the policy for this process (the grader's runner does, from the rubric)."""
+    global POLICY
+    POLICY = policy
 
 
 def as_expression(value: Any, *, what: str) -> sp.Basic:
-    """`value` itself if it is a SymPy object; otherwise a failure saying what it was."""
-    if isinstance(value, sp.Basic):
-        return value
-    advice = ""
-    if isinstance(value, (int, float)):
-        advice = " (use sympy.sin/sympy.cos on the symbols, not math or numpy functions)"
-    raise CheckFailure(
-        f"{what} should return a SymPy expression; yours returned a {type(value).__name__}{advice}"
-    )
+    """`value` itself if it is a SymPy object of bounded size; otherwise a failure saying what."""
+    if not isinstance(value, sp.Basic):
+        advice = ""
+        if isinstance(value, (int, float, str)):
+            advice = (
+                " (build it from the SymPy symbols you were given, with sympy.sin and sympy.cos)"
+            )
+        kind = type(value).__name__
+        raise CheckFailure(
+            f"{what} should return a SymPy expression; yours returned a {kind}{advice}"
+        )
+    try:
+        for parts, _ in enumerate(sp.preorder_traversal(value), start=1):
+            if parts > MAX_PARTS:
+                raise CheckFailure(f"{what} is too large to check: more than {MAX_PARTS} parts")
+    except RecursionError:
+        raise CheckFailure(f"{what} is nested too deeply to check") from None
+    return value
 
 
 def assert_free_of(expression: sp.Basic, symbol: sp.Symbol, *, what: str) -> None:
@@ -44,20 +77,54 @@ def assert_free_of(expression: sp.Basic, symbol: sp.Symbol, *, what: str) -> Non
 
 
 def assert_equivalent(
-    actual: Any, expected: sp.Basic, *, what: str, symbols: Sequence[sp.Symbol], seed: int = 0
+    actual: Any,
+    expected: sp.Basic,
+    *,
+    what: str,
+    symbols: Sequence[sp.Symbol],
+    seed: int = 0,
+    exact: bool = False,
 ) -> None:
-    """Fail, with a counterexample, unless `actual` equals `expected` at every point."""
+    """Fail, with a counterexample, unless `actual` equals `expected` for all values of `symbols`.
+
+    `exact=True` also refuses floating-point numbers (0.5 where 1/2 is meant).
+    """
     expression = as_expression(actual, what=what)
     unknown = expression.free_symbols - set(symbols)
     if unknown:
         names = ", ".join(sorted(str(s) for s in unknown))
         raise CheckFailure(f"{what} uses symbols it was not given: {names}")
+    if exact and expression.atoms(sp.Float):
+        floats = ", ".join(sorted(str(f) for f in expression.atoms(sp.Float))[:3])
+        raise CheckFailure(f"{what} contains floating-point numbers ({floats}): use exact values")
+    _screen(expression, expected, what=what, symbols=symbols, seed=seed)
+    verdict = prove_equal(expression, expected)
+    if verdict == "proved":
+        return
+    remark = (
+        f"{what} could not be proved equal within {POLICY.proof_timeout_s:g} s; "
+        f"numerically equal at {POLICY.screen_points} points"
+    )
+    if POLICY.undecided == "none":
+        raise CheckFailure(remark)
+    note(remark)
+
+
+def _screen(
+    expression: sp.Basic, expected: sp.Basic, *, what: str, symbols: Sequence[sp.Symbol], seed: int
+) -> None:
     generator = random.Random(seed)
-    for _ in range(SCREEN_POINTS):
+    for _ in range(POLICY.screen_points):
         point = {s: generator.uniform(-3, 3) for s in symbols}
         try:
             yours = evaluate(expression, point)
-        except (NotEvaluable, ZeroDivisionError, ValueError, OverflowError) as error:
+        except (
+            NotEvaluable,
+            ZeroDivisionError,
+            ValueError,
+            OverflowError,
+            RecursionError,
+        ) as error:
             raise CheckFailure(f"{what} could not be evaluated: {error}") from None
         should = evaluate(expected, point)
         if abs(yours - should) > SCREEN_TOLERANCE * max(1.0, abs(should)):
@@ -68,10 +135,24 @@ def assert_equivalent(
             )
 
 
-def _number(value: complex) -> str:
-    if abs(value.imag) < 1e-12:
-        return format_value(value.real)
-    return f"{format_value(value.real)}{value.imag:+.4g}j"
+def prove_equal(left: sp.Basic, right: sp.Basic) -> str:
+    """ "proved", or why not ("not proved", "timeout", "error: …"), within the policy's limit."""
+
+    def attempt() -> str:
+        difference = left - right
+        strategies = (
+            sp.expand,
+            lambda e: sp.trigsimp(sp.expand_trig(sp.expand(e))),
+            sp.simplify,
+            lambda e: sp.simplify(sp.expand(e.rewrite(sp.exp))),
+        )
+        for strategy in strategies:
+            if strategy(difference) == 0:
+                return "proved"
+        return "not proved"
+
+    outcome = run_bounded(attempt, timeout_s=POLICY.proof_timeout_s)
+    return str(outcome.value) if outcome.problem is None else outcome.problem
 
 
 def numeric_values(value: Any, point: dict[sp.Symbol, float], *, what: str) -> np.ndarray:
@@ -88,7 +169,13 @@ def numeric_values(value: Any, point: dict[sp.Symbol, float], *, what: str) -> n
         entries, shape = [as_expression(value, what=what)], ()
     try:
         numbers = [evaluate(as_expression(e, what=what), point) for e in entries]
-    except (NotEvaluable, ZeroDivisionError, ValueError, OverflowError) as error:
+    except (NotEvaluable, ZeroDivisionError, ValueError, OverflowError, RecursionError) as error:
         raise CheckFailure(f"{what} could not be evaluated: {error}") from None
     values: np.ndarray = np.array(numbers, dtype=complex).reshape(shape)
     return values
+
+
+def _number(value: complex) -> str:
+    if abs(value.imag) < 1e-12:
+        return format_value(value.real)
+    return f"{format_value(value.real)}{value.imag:+.4g}j"

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.part("symbolic")
 pos, k, w = sp.symbols("pos k w", real=True)
 
 
-@pytest.mark.points(2)
+@pytest.mark.points(1)
 def test_pe_pair(student):
     """pe_pair(pos, w) is (sin(w·pos), cos(w·pos))"""
     pair = student.pe_pair(pos, w)
@@ -30,7 +30,7 @@ def test_pe_pair(student):
     assert_equivalent(pair[1], sp.cos(w * pos), what="pe_pair(pos, w)[1]", symbols=(pos, w))
 
 
-@pytest.mark.points(2)
+@pytest.mark.points(1)
 def test_rotation_matrix_symbolic(student):
     """rotation_matrix_symbolic(k, w) is [[cos kw, sin kw], [-sin kw, cos kw]]"""
     M = student.rotation_matrix_symbolic(k, w)
@@ -58,7 +58,7 @@ def test_symbolic_and_numeric_rotations_agree(student):
     assert_close(values, [[c, s], [-s, c]], what="rotation_matrix_symbolic(3, 1/4)")
 
 
-@pytest.mark.points(2)
+@pytest.mark.points(1)
 def test_relative_dot_is_cos_wk(student):
     """relative_dot(pos, k, w) no longer contains pos and equals cos(w·k)"""
     result = student.relative_dot(pos, k, w)

@@ -8,7 +8,7 @@ from autograder.checks import assert_close, assert_raises, assert_shape
 pytestmark = pytest.mark.part("permutation")
 
 
-@pytest.mark.points(2)
+@pytest.mark.points(1)
 def test_random_permutations(student, reference, tolerance, rng):
     """random orderings of up to 12 items"""
     for _ in range(4):
@@ -35,7 +35,7 @@ def test_identity_and_single_item(student, tolerance):
     )
 
 
-@pytest.mark.points(2)
+@pytest.mark.points(1)
 def test_rejects_more_non_permutations(student):
     """repeats, gaps, negatives and too-large entries raise ValueError"""
     for perm in ([1, 1], [0, 1, 3], [-1, 0], [2, 0, 5], [0, 1, 1, 2]):
@@ -44,7 +44,7 @@ def test_rejects_more_non_permutations(student):
         )
 
 
-@pytest.mark.points(2)
+@pytest.mark.points(1)
 def test_equivariance_with_weights(student, tolerance, rng):
     """Attention(P X) = P · Attention(X), also with W_q, W_k, W_v"""
     X = rng.normal(size=(7, 4))

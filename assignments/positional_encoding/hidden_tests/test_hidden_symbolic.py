@@ -25,7 +25,7 @@ def matrix(value, what):
     return value
 
 
-@pytest.mark.points(2)
+@pytest.mark.points(1)
 def test_pe_pair_with_expressions(student):
     """pe_pair(a + 1, 2·b) is (sin(2b(a + 1)), cos(2b(a + 1)))"""
     pair = student.pe_pair(a + 1, 2 * b)
@@ -36,7 +36,7 @@ def test_pe_pair_with_expressions(student):
     assert_equivalent(pair[1], sp.cos(angle), what="pe_pair(a + 1, 2b)[1]", symbols=(a, b))
 
 
-@pytest.mark.points(2)
+@pytest.mark.points(1)
 def test_rotation_laws(student, tolerance, rng):
     """M(k)·pe_pair(pos) = pe_pair(pos + k), MᵀM = I, det M = 1, M(0) = I (at random points)"""
     M = matrix(student.rotation_matrix_symbolic(b, c), "rotation_matrix_symbolic(b, c)")
@@ -53,7 +53,7 @@ def test_rotation_laws(student, tolerance, rng):
     assert_close(zero, np.eye(2), what="rotation_matrix_symbolic(0, w)", **tolerance)
 
 
-@pytest.mark.points(2)
+@pytest.mark.points(1)
 def test_relative_dot_other_symbols(student):
     """relative_dot(a, b, c) = cos(c·b) with no a left"""
     result = student.relative_dot(a, b, c)
@@ -61,7 +61,7 @@ def test_relative_dot_other_symbols(student):
     assert_free_of(result, a, what="relative_dot(a, b, c)")
 
 
-@pytest.mark.points(2)
+@pytest.mark.points(1)
 def test_symbolic_matches_numeric_rotation(student, reference, tolerance, rng):
     """rotation_matrix_symbolic at random rational k, w equals rotation_matrix"""
     for _ in range(3):
@@ -74,3 +74,19 @@ def test_symbolic_matches_numeric_rotation(student, reference, tolerance, rng):
             what=f"rotation_matrix_symbolic({k}, {w})",
             **tolerance,
         )
+
+
+@pytest.mark.points(2)
+def test_relative_property_from_your_own_pe_pair(student):
+    """pe_pair(pos, w) · pe_pair(pos + k, w), formed from your pe_pair, is cos(w·k): pos cancels"""
+    pos, k, w = sp.symbols("pos k w", real=True)
+    here, there = student.pe_pair(pos, w), student.pe_pair(pos + k, w)
+    for value, name in ((here, "pe_pair(pos, w)"), (there, "pe_pair(pos + k, w)")):
+        if not isinstance(value, (tuple, list, sp.Tuple)) or len(value) != 2:
+            raise CheckFailure(
+                f"{name} should return a pair; yours returned {type(value).__name__}"
+            )
+    dot = here[0] * there[0] + here[1] * there[1]
+    assert_equivalent(
+        dot, sp.cos(w * k), what="pe_pair(pos, w) · pe_pair(pos + k, w)", symbols=(pos, k, w)
+    )

@@ -1,0 +1,146 @@
+"""The laws proofs may cite. Each is a normaliser that applies exactly one law, everywhere.
+
+Scalar (trigonometry): "angle sum" expands sin and cos of sums; "algebra" treats sin and cos as
+opaque and expands products and powers; "Pythagoras" replaces sin² by 1 − cos² (then expands).
+Matrices (attention): "definition of attention" unfolds attention(Y) = softmax(Y Yᵀ / sqrt(d)) Y;
+"transpose of a product" pushes transposes inward ((AB)ᵀ = BᵀAᵀ, (Aᵀ)ᵀ = A); "softmax
+commutes with a permutation" rewrites softmax(P S Pᵀ) to P softmax(S) Pᵀ; "PᵀP = I" cancels
+PᵀP and PPᵀ. Products are re-associated freely: that is not a law to cite.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import sympy as sp
+
+from autograder.checks.proof import Law
+from autograder.checks.proof_parse import Attention, MatrixDomain, Softmax
+
+_ANGLE = sp.Wild("angle")
+
+
+def scalar_laws() -> tuple[Law, ...]:
+    return (
+        Law(
+            "angle sum",
+            _angle_sum,
+            "sin(a + b) = sin a cos b + cos a sin b; cos(a + b) = cos a cos b − sin a sin b",
+        ),
+        Law(
+            "algebra",
+            sp.expand,
+            "multiply out, collect and cancel terms; sin and cos stay as they are",
+        ),
+        Law("Pythagoras", _pythagoras, "sin(x)**2 + cos(x)**2 = 1", weaker=("algebra",)),
+    )
+
+
+def _angle_sum(expression: Any) -> Any:
+    """sin and cos of every sum expanded, and nothing else: the result is left unevaluated."""
+    if isinstance(expression, (sp.sin, sp.cos)):
+        angle = sp.expand(_angle_sum(expression.args[0]))
+        if isinstance(angle, sp.Add):
+            first, rest = angle.args[0], sp.Add(*angle.args[1:])
+            return _expand_pair(type(expression), first, rest)
+        return type(expression)(angle, evaluate=False)
+    if isinstance(expression, (sp.Add, sp.Mul, sp.Pow)):
+        return type(expression)(*[_angle_sum(a) for a in expression.args], evaluate=False)
+    return expression
+
+
+def _expand_pair(function: Any, a: Any, b: Any) -> Any:
+    sin_a, cos_a = _angle_sum(sp.sin(a, evaluate=False)), _angle_sum(sp.cos(a, evaluate=False))
+    sin_b, cos_b = _angle_sum(sp.sin(b, evaluate=False)), _angle_sum(sp.cos(b, evaluate=False))
+
+    def times(x: Any, y: Any) -> Any:
+        return sp.Mul(x, y, evaluate=False)
+
+    if function is sp.sin:
+        return sp.Add(times(sin_a, cos_b), times(cos_a, sin_b), evaluate=False)
+    minus = sp.Mul(sp.Integer(-1), times(sin_a, sin_b), evaluate=False)
+    return sp.Add(times(cos_a, cos_b), minus, evaluate=False)
+
+
+def _pythagoras(expression: Any) -> Any:
+    return sp.expand(sp.expand(expression).replace(sp.sin(_ANGLE) ** 2, 1 - sp.cos(_ANGLE) ** 2))
+
+
+def matrix_laws(domain: MatrixDomain) -> tuple[Law, ...]:
+    permutations = {domain.symbol(name) for name in domain.permutations}
+
+    def unfold_attention(node: Any) -> Any:
+        if isinstance(node, Attention):
+            Y = node.args[0]
+            return sp.MatMul(Softmax(sp.MatMul(1 / sp.sqrt(domain.d), Y, sp.Transpose(Y))), Y)
+        return None
+
+    def push_transpose(node: Any) -> Any:
+        if isinstance(node, sp.Transpose):
+            inner = node.args[0]
+            if isinstance(inner, sp.Transpose):
+                return inner.args[0]
+            if isinstance(inner, sp.MatMul):
+                scalars = [a for a in inner.args if not isinstance(a, sp.MatrixExpr)]
+                matrices = [a for a in inner.args if isinstance(a, sp.MatrixExpr)]
+                return sp.MatMul(*scalars, *[sp.Transpose(m) for m in reversed(matrices)])
+        return None
+
+    def softmax_permutation(node: Any) -> Any:
+        if isinstance(node, Softmax) and isinstance(node.args[0], sp.MatMul):
+            scalars = [a for a in node.args[0].args if not isinstance(a, sp.MatrixExpr)]
+            matrices = [a for a in node.args[0].args if isinstance(a, sp.MatrixExpr)]
+            if (
+                len(matrices) >= 3
+                and matrices[0] in permutations
+                and matrices[-1] == sp.Transpose(matrices[0])
+            ):
+                inner = sp.MatMul(*scalars, *matrices[1:-1])
+                return sp.MatMul(matrices[0], Softmax(domain.canonical(inner)), matrices[-1])
+        return None
+
+    def cancel_permutation(node: Any) -> Any:
+        if isinstance(node, sp.MatMul):
+            args = list(node.args)
+            for i in range(len(args) - 1):
+                a, b = args[i], args[i + 1]
+                if (a in permutations and b == sp.Transpose(a)) or (
+                    b in permutations and a == sp.Transpose(b)
+                ):
+                    rest = args[:i] + args[i + 2 :]
+                    if not [r for r in rest if isinstance(r, sp.MatrixExpr)]:
+                        rest.append(sp.Identity(a.shape[0] if a in permutations else b.shape[0]))
+                    return sp.MatMul(*rest)
+        return None
+
+    return (
+        Law("definition of attention", _everywhere(domain, unfold_attention),
+            "attention(Y) = softmax(Y @ Y.T / sqrt(d)) @ Y"),
+        Law("transpose of a product", _everywhere(domain, push_transpose), "(A @ B).T = B.T @ A.T"),
+        Law("softmax commutes with a permutation", _everywhere(domain, softmax_permutation),
+            "softmax(P @ S @ P.T) = P @ softmax(S) @ P.T for a permutation matrix P"),
+        Law("PᵀP = I", _everywhere(domain, cancel_permutation),
+            "P.T @ P = P @ P.T = I for a permutation P"),
+    )  # fmt: skip
+
+
+def _everywhere(domain: MatrixDomain, rewrite: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """Apply `rewrite` wherever it matches, innermost first, until nothing changes."""
+
+    def once(node: Any) -> Any:
+        if isinstance(node, (sp.MatMul, sp.Transpose, Softmax, Attention, sp.MatAdd)):
+            node = domain.canonical(type(node)(*[once(a) for a in node.args]))
+        replaced = rewrite(node)
+        return node if replaced is None else domain.canonical(replaced)
+
+    def normalise(expression: Any) -> Any:
+        current = domain.canonical(expression)
+        for _ in range(50):
+            following = once(current)
+            if following == current:
+                return current
+            current = following
+        return current
+
+    return normalise
