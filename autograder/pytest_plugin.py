@@ -32,6 +32,7 @@ class OutcomeRecorder:
         self.submission = submission
         self.results_file = results_file
         self.outcomes: dict[str, TestOutcome] = {}
+        self.durations: dict[str, float] = {}
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(
@@ -45,6 +46,7 @@ class OutcomeRecorder:
                 report.longrepr = verdict.message  # a stub is a to-do, not a crash: no traceback
         previous = self.outcomes.get(item.nodeid)
         notes = take_notes() if call.when == "call" else []
+        self.durations[item.nodeid] = self.durations.get(item.nodeid, 0.0) + report.duration
         if verdict is not None and (previous is None or previous.status == "passed"):
             self.outcomes[item.nodeid] = _outcome(
                 item, verdict.status, verdict.message, verdict.credit
@@ -67,7 +69,10 @@ class OutcomeRecorder:
 
     def pytest_sessionfinish(self) -> None:
         if self.results_file is not None:
-            outcomes = [outcome.to_dict() for outcome in self.outcomes.values()]
+            outcomes = [
+                {**outcome.to_dict(), "duration_s": round(self.durations.get(nodeid, 0.0), 4)}
+                for nodeid, outcome in self.outcomes.items()
+            ]
             self.results_file.write_text(
                 json.dumps({"schema": 1, "tests": outcomes}, indent=1), encoding="utf-8"
             )

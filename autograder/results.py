@@ -27,6 +27,7 @@ class TestOutcome:
     """From the test's `visibility` marker; None for the rubric's default."""
     credit: float | None = None
     """The share of the points a failed test still earns (partial credit), if any."""
+    duration_s: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -46,6 +47,7 @@ class TestOutcome:
             points=None if data.get("points") is None else float(data["points"]),
             visibility=None if data.get("visibility") is None else str(data["visibility"]),
             credit=None if data.get("credit") is None else float(data["credit"]),
+            duration_s=float(data.get("duration_s", 0.0)),
         )
 
 
@@ -68,6 +70,7 @@ class TestResult:
     visibility: str
     message: str | None = None
     hint: str | None = None
+    duration_s: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

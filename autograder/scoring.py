@@ -31,6 +31,7 @@ def score_tests(
                 status=outcome.status,
                 visibility=outcome.visibility or default,
                 message=outcome.message,
+                duration_s=outcome.duration_s,
             )
         )
     return tuple(results)
