@@ -186,7 +186,7 @@ def _symbolic(reader: _Reader, table: Mapping[str, Any], key: str) -> SymbolicPo
     if "symbolic" not in table:
         return SymbolicPolicy()
     given = reader.table(table, "symbolic", key)
-    reader.only_keys(given, key, {"screen_points", "proof_timeout_s", "undecided"})
+    reader.only_keys(given, key, {"screen_points", "proof_timeout_s", "undecided", "exact"})
     points = reader.number(given, "screen_points", key) if "screen_points" in given else 50
     timeout = reader.number(given, "proof_timeout_s", key) if "proof_timeout_s" in given else 2.0
     undecided = reader.string(given, "undecided", key) if "undecided" in given else "full"
@@ -194,7 +194,11 @@ def _symbolic(reader: _Reader, table: Mapping[str, Any], key: str) -> SymbolicPo
         reader.fail(key, "screen_points and proof_timeout_s must be positive")
     if undecided not in ("full", "none"):
         reader.fail(f"{key}.undecided", f"must be full or none, got {undecided!r}")
+    exact = given.get("exact", False)
+    if not isinstance(exact, bool):
+        reader.fail(f"{key}.exact", f"must be true or false, got {exact!r}")
     return SymbolicPolicy(
+        exact=exact,
         screen_points=int(points),
         proof_timeout_s=timeout,
         undecided="full" if undecided == "full" else "none",

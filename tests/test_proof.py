@@ -91,9 +91,9 @@ def broken(
         ),
         (
             "PERMUTATION",
-            (1, ("X.__class__.__mro__", "definition of attention")),
+            (1, ("X.__class__", "definition of attention")),
             0.0,
-            "'.__mro__' is not allowed; the only attribute is .T",
+            "'.__class__' is not allowed; the only attribute is .T",
         ),
         (
             "RELATIVE_POSITION",

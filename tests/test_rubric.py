@@ -158,3 +158,12 @@ def test_new_keys_are_checked(tmp_path: Path, addition: str, complaint: str) -> 
     with pytest.raises(ConfigError) as error:
         load_rubric(write(tmp_path, text))
     assert complaint in str(error.value)
+
+
+def test_symbolic_policy(tmp_path: Path) -> None:
+    table = '[assignments.demo.symbolic]\nproof_timeout_s = 0.5\nundecided = "none"\nexact = true\n'
+    policy = load_rubric(write(tmp_path, VALID + table)).assignment().symbolic
+    assert (policy.proof_timeout_s, policy.undecided, policy.exact) == (0.5, "none", True)
+    assert policy.screen_points == 50
+    with pytest.raises(ConfigError, match="must be full or none"):
+        load_rubric(write(tmp_path, VALID + '[assignments.demo.symbolic]\nundecided = "half"\n'))

@@ -35,6 +35,8 @@ class SymbolicPolicy:
     proof_timeout_s: float = 2.0
     undecided: Literal["full", "none"] = "full"
     """Credit when the screen passes but SymPy cannot prove equality in time."""
+    exact: bool = False
+    """Refuse floating-point numbers in answers (0.5 where 1/2 is meant)."""
 
 
 POLICY = SymbolicPolicy()
@@ -83,12 +85,14 @@ def assert_equivalent(
     what: str,
     symbols: Sequence[sp.Symbol],
     seed: int = 0,
-    exact: bool = False,
+    exact: bool | None = None,
 ) -> None:
     """Fail, with a counterexample, unless `actual` equals `expected` for all values of `symbols`.
 
-    `exact=True` also refuses floating-point numbers (0.5 where 1/2 is meant).
+    `exact=True` also refuses floating-point numbers (0.5 where 1/2 is meant); by default the
+    rubric's policy decides.
     """
+    exact = POLICY.exact if exact is None else exact
     expression = as_expression(actual, what=what)
     unknown = expression.free_symbols - set(symbols)
     if unknown:
