@@ -179,6 +179,12 @@ def render_grade(result: SubmissionResult) -> str:
                     test.message, 100, initial_indent=" " * 14, subsequent_indent=" " * 14
                 )
             )
+        if test.hint:
+            lines.extend(
+                textwrap.wrap(
+                    f"hint: {test.hint}", 100, initial_indent=" " * 14, subsequent_indent=" " * 20
+                )
+            )
     lines.extend(f"  note: {note}" for note in result.notes)
     return "\n".join(lines) + "\n"
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from autograder.checks.failure import take_notes
+from autograder.diagnose import Call, Misconception, describe, diagnose
 from autograder.feedback import SubmissionImportError, describe_import_failure, explain
 from autograder.results import TestOutcome
 
@@ -48,8 +49,10 @@ class OutcomeRecorder:
         notes = take_notes() if call.when == "call" else []
         self.durations[item.nodeid] = self.durations.get(item.nodeid, 0.0) + report.duration
         if verdict is not None and (previous is None or previous.status == "passed"):
+            grading = _grading(item.config)
+            hint = grading.hint() if grading and call.when == "call" else None
             self.outcomes[item.nodeid] = _outcome(
-                item, verdict.status, verdict.message, verdict.credit
+                item, verdict.status, verdict.message, verdict.credit, hint
             )
         elif call.when == "call" and report.passed and previous is None:
             self.outcomes[item.nodeid] = _outcome(item, "passed", "; ".join(notes) or None)
@@ -115,15 +118,34 @@ def _submission_path(config: pytest.Config) -> Path | None:
 
 
 class GradingContext:
-    """Registered by the grader's runner: what the fixtures hand to hidden and public tests."""
+    """Registered by the grader's runner: what the fixtures hand to hidden and public tests,
+    and the diagnosis of a failed test from the calls it made."""
 
     def __init__(
-        self, *, student: Any, reference: ModuleType, tolerance: dict[str, float], seed: int
+        self,
+        *,
+        student: Any,
+        reference: ModuleType,
+        tolerance: dict[str, float],
+        seed: int,
+        calls: list[Call] | None = None,
+        catalogue: Sequence[Misconception] = (),
     ) -> None:
         self.student = student
         self.reference = reference
         self.tolerance = tolerance
         self.seed = seed
+        self.calls = calls if calls is not None else []
+        self.catalogue = catalogue
+
+    def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        self.calls.clear()
+
+    def hint(self) -> str | None:
+        """The catalogued misconception(s) the current test's calls match, as a hint."""
+        if not self.catalogue:
+            return None
+        return describe(diagnose(self.calls, self.catalogue, self.reference, **self.tolerance))
 
 
 def _grading(config: pytest.Config) -> GradingContext | None:
@@ -196,7 +218,11 @@ def import_submission(path: Path) -> ModuleType:
 
 
 def _outcome(
-    item: pytest.Item, status: str, message: str | None, credit: float | None = None
+    item: pytest.Item,
+    status: str,
+    message: str | None,
+    credit: float | None = None,
+    hint: str | None = None,
 ) -> TestOutcome:
     part = item.get_closest_marker("part")
     points = item.get_closest_marker("points")
@@ -218,5 +244,6 @@ def _outcome(
             "points": points.args[0] if points and points.args else None,
             "visibility": visibility.args[0] if visibility and visibility.args else None,
             "credit": credit,
+            "hint": hint,
         }
     )

@@ -28,6 +28,8 @@ class TestOutcome:
     credit: float | None = None
     """The share of the points a failed test still earns (partial credit), if any."""
     duration_s: float = 0.0
+    hint: str | None = None
+    """The misconception a failure matches, when diagnosis recognised one."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -48,6 +50,7 @@ class TestOutcome:
             visibility=None if data.get("visibility") is None else str(data["visibility"]),
             credit=None if data.get("credit") is None else float(data["credit"]),
             duration_s=float(data.get("duration_s", 0.0)),
+            hint=None if data.get("hint") is None else str(data["hint"]),
         )
 
 

@@ -18,6 +18,7 @@ import pytest
 
 from autograder.checks.symbolic import configure as configure_symbolic
 from autograder.course import Course
+from autograder.diagnose import Misconception
 from autograder.proxy import StudentProxy
 from autograder.pytest_plugin import GradingContext
 from autograder.results import TestOutcome
@@ -47,9 +48,11 @@ def main(argv: list[str]) -> int:
     tests = [str(folder / name) for name in TEST_FOLDERS if (folder / name).is_dir()]
     context = GradingContext(
         student=StudentProxy(session),
-        reference=_import_reference(course.reference_path(spec)),
+        reference=import_instructor_module(course.reference_path(spec)),
         tolerance=spec.tolerance,
         seed=spec.seed,
+        calls=session.calls,
+        catalogue=load_catalogue(course.assignment_dir(spec)),
     )
     with session, tempfile.TemporaryDirectory(prefix="autograder-runner-") as scratch:
         ini = Path(scratch) / "pytest.ini"
@@ -80,13 +83,24 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def _import_reference(path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"reference_{path.stem}", path)
+def import_instructor_module(path: Path) -> ModuleType:
+    """An instructor's file (the reference, the catalogue): trusted code, never a student's."""
+    spec = importlib.util.spec_from_file_location(
+        f"instructor_{path.parent.name}_{path.stem}", path
+    )
     if spec is None or spec.loader is None:
-        raise SystemExit(f"cannot import the reference solution {path}")
+        raise SystemExit(f"cannot import {path}")
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)  # trusted: the instructor's reference, never student code
+    spec.loader.exec_module(module)
     return module
+
+
+def load_catalogue(assignment_dir: Path) -> tuple[Misconception, ...]:
+    """The assignment's CATALOGUE of misconceptions, or none when it has no misconceptions.py."""
+    path = assignment_dir / "misconceptions.py"
+    if not path.is_file():
+        return ()
+    return tuple(import_instructor_module(path).CATALOGUE)
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ def score_tests(
                 visibility=outcome.visibility or default,
                 message=outcome.message,
                 duration_s=outcome.duration_s,
+                hint=outcome.hint,
             )
         )
     return tuple(results)

@@ -8,6 +8,7 @@ Each failure reaches the test as an exception the feedback module turns into a m
 from __future__ import annotations
 
 import contextlib
+import copy
 import json
 import os
 import signal
@@ -21,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from autograder.diagnose import Call
 from autograder.feedback import SubmissionImportError
 from autograder.sandbox import channel, codec
 from autograder.sandbox.isolation import UNPRIVILEGED_UID, Isolation
@@ -102,6 +104,8 @@ class StudentSession:
         self._hanging: dict[str, str] = {}
         """Functions that timed out once: not called again, to save the submission's budget."""
         self.rlimits: list[str] = []
+        self.calls: list[Call] = []
+        """Every successful call and constant read, for diagnosing a failed test."""
         self.reap_orphans = reap_orphans
         """The caller is a subreaper that runs nothing but workers: end all its children."""
         self.orphans_ended = 0
@@ -116,7 +120,9 @@ class StudentSession:
             "args": codec.encode(list(args)),
             "kwargs": codec.encode(kwargs),
         }
+        before = (copy.deepcopy(args), copy.deepcopy(kwargs))
         value, mutated = self._ask(request, f"{name}({_signature(args, kwargs)})")
+        self.calls.append(Call(name, before[0], before[1], value, mutated=bool(mutated)))
         for key, data in mutated:  # arrays the function modified in place: modify ours too
             original = (
                 args[key] if isinstance(key, int) and key < len(args) else kwargs.get(str(key))
@@ -130,7 +136,12 @@ class StudentSession:
         return value
 
     def attribute(self, name: str) -> Any:
-        return self._ask({"op": "getattr", "name": name}, name)[0]
+        value = self._ask({"op": "getattr", "name": name}, name)[0]
+        from autograder.proxy import CALLABLE
+
+        if value is not CALLABLE:
+            self.calls.append(Call(name, (), {}, value))
+        return value
 
     def _ask(self, request: dict[str, Any], what: str) -> tuple[Any, list[Any]]:
         name = str(request["name"])

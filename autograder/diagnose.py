@@ -1,0 +1,216 @@
+"""Name the mistake: compare a failing test's student outputs with known wrong implementations.
+
+An assignment's `misconceptions.py` holds a CATALOGUE of Misconception entries, each a wrong
+version of one function of the student's module (or a wrong value of one constant), the mistake
+in a sentence, and the hint a student should read. When a test fails, every call it made to the
+student's module is replayed on each catalogued variant of that function, in the trusted
+process (the variants are instructor code, run on the reference's module namespace). A variant
+whose output matches the student's where the reference's does not names the misconception.
+Variants that give the same numbers share a hint that names them all.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import types
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+from autograder.checks.evaluate import NotEvaluable, evaluate
+
+
+@dataclass(frozen=True)
+class Misconception:
+    """One known mistake in one function (or constant) of the student's module."""
+
+    name: str
+    target: str
+    """The function or constant it replaces, e.g. "sinusoidal_encoding"."""
+    part: str
+    summary: str
+    hint: str
+    implementation: Callable[..., Any] | None = None
+    """A wrong version of `target`, written with the module's own names (np, sp, softmax, …)."""
+    value: Any = None
+    """For a constant: the wrong value."""
+    mutates_input: bool = False
+    """Recognised by modifying an array argument in place rather than by its output."""
+
+
+@dataclass(frozen=True)
+class Call:
+    """One call a test made to the student's module, as the grader saw it."""
+
+    name: str
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    result: Any
+    mutated: bool = False
+
+
+def variant_namespace(misconception: Misconception, reference: types.ModuleType) -> dict[str, Any]:
+    """The reference module's namespace with the misconception's one function (or constant)
+    put in place, and every other function rebound to it: the reference, made wrong in one
+    place, just as `autograder validate` builds it as a submission."""
+    namespace = dict(vars(reference))
+    for name, value in list(namespace.items()):
+        if isinstance(value, types.FunctionType) and value.__globals__ is vars(reference):
+            namespace[name] = _rebind(value, namespace, name)
+    if misconception.implementation is None:
+        namespace[misconception.target] = misconception.value
+    else:
+        namespace[misconception.target] = _rebind(
+            misconception.implementation, namespace, misconception.target
+        )
+    return namespace
+
+
+def _rebind(function: Any, namespace: dict[str, Any], name: str) -> types.FunctionType:
+    return types.FunctionType(
+        function.__code__, namespace, name, function.__defaults__, function.__closure__
+    )
+
+
+def diagnose(
+    calls: Sequence[Call],
+    catalogue: Sequence[Misconception],
+    reference: types.ModuleType,
+    *,
+    rtol: float = 1e-5,
+    atol: float = 1e-6,
+) -> list[Misconception]:
+    """The misconceptions whose output matches the student's where the reference's does not."""
+    found: list[Misconception] = []
+    namespaces: dict[str, dict[str, Any]] = {}
+    for call in calls:
+        expected = _run(getattr(reference, call.name, _MISSING), call)
+        if _same(call.result, expected, rtol, atol) and not call.mutated:
+            continue  # the student is right here: this call says nothing about a mistake
+        for misconception in catalogue:
+            if misconception in found:
+                continue
+            if misconception.mutates_input:
+                if call.mutated and call.name == misconception.target:
+                    found.append(misconception)
+                continue
+            if misconception.name not in namespaces:
+                namespaces[misconception.name] = variant_namespace(misconception, reference)
+            variant = _run(namespaces[misconception.name].get(call.name, _MISSING), call)
+            if _same(variant, expected, rtol, atol):
+                continue  # this mistake does not show on this call
+            if _same(call.result, variant, rtol, atol):
+                found.append(misconception)
+    return found
+
+
+def describe(found: Sequence[Misconception]) -> str | None:
+    """The hint for what was found: one mistake, or every mistake that gives these numbers."""
+    if not found:
+        return None
+    if len(found) == 1:
+        return f"{found[0].summary}: {found[0].hint}"
+    named = "; or ".join(f"{m.summary} ({m.hint})" for m in found)
+    return (
+        f"your results match {len(found)} known mistakes, which give the same numbers here: {named}"
+    )
+
+
+_MISSING = object()
+
+
+def _run(function: Any, call: Call) -> Any:
+    if function is _MISSING:
+        return _MISSING
+    if not callable(function):
+        return function
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        try:
+            return function(*_copies(call.args), **_copies(call.kwargs))
+        except Exception:  # a variant that cannot handle this input simply does not match
+            return _MISSING
+
+
+def _copies(value: Any) -> Any:
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    if isinstance(value, tuple):
+        return tuple(_copies(v) for v in value)
+    if isinstance(value, list):
+        return [_copies(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copies(v) for k, v in value.items()}
+    return value
+
+
+def _same(a: Any, b: Any, rtol: float, atol: float) -> bool:
+    if a is _MISSING or b is _MISSING:
+        return False
+    if isinstance(a, sp.Basic) or isinstance(b, sp.Basic) or _sympy_pair(a) or _sympy_pair(b):
+        return _same_symbolic(a, b)
+    if (
+        isinstance(a, (list, tuple))
+        and isinstance(b, (list, tuple))
+        and _all_text(a)
+        and _all_text(b)
+    ):
+        return list(map(tuple, a)) == list(map(tuple, b))
+    if (type(a) in (list, tuple) and type(b) is np.ndarray) or (
+        type(b) in (list, tuple) and type(a) is np.ndarray
+    ):
+        return False  # a list where an array is expected is a mistake of its own
+    with contextlib.suppress(TypeError, ValueError):
+        left, right = np.asarray(a), np.asarray(b)
+        if (
+            left.shape != right.shape
+            or left.dtype.kind not in "biufc"
+            or right.dtype.kind not in "biufc"
+        ):
+            return False
+        return bool(np.allclose(left, right, rtol=rtol, atol=atol, equal_nan=True))
+    return False
+
+
+def _sympy_pair(value: Any) -> bool:
+    return isinstance(value, (tuple, list, sp.MatrixBase)) and any(
+        isinstance(v, sp.Basic) for v in value
+    )
+
+
+def _all_text(value: Any) -> bool:
+    return all(
+        isinstance(step, (list, tuple)) and all(isinstance(s, str) for s in step) for step in value
+    )
+
+
+def _same_symbolic(a: Any, b: Any) -> bool:
+    left, right = _entries(a), _entries(b)
+    if left is None or right is None or len(left) != len(right):
+        return False
+    symbols = sorted(set().union(*(e.free_symbols for e in left + right)), key=str)
+    generator = np.random.default_rng(0)
+    for _ in range(8):
+        point = {s: float(generator.uniform(-3, 3)) for s in symbols}
+        try:
+            if any(
+                abs(evaluate(x, point) - evaluate(y, point)) > 1e-8
+                for x, y in zip(left, right, strict=True)
+            ):
+                return False
+        except (NotEvaluable, ZeroDivisionError, ValueError, OverflowError, RecursionError):
+            return False
+    return True
+
+
+def _entries(value: Any) -> list[sp.Basic] | None:
+    if isinstance(value, sp.MatrixBase):
+        return list(value)
+    if isinstance(value, (tuple, list, sp.Tuple)):
+        items = list(value)
+        return items if all(isinstance(v, sp.Basic) for v in items) else None
+    return [value] if isinstance(value, sp.Basic) else None
