@@ -28,10 +28,12 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check autograder assignments reference tests bench
 	$(BIN)/mypy
 
-# Everything CI runs: lint, types, the committed student template, the kit's own tests.
+# Everything CI runs: lint, types, the committed student template, the kit's own tests, and
+# the assessment's check of itself (every known mistake caught, every correct style full marks).
 test: lint sandbox
 	$(BIN)/autograder release --check
 	$(BIN)/python -m pytest
+	$(BIN)/autograder validate
 
 clean:
 	rm -rf $(VENV) build dist graded

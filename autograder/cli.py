@@ -23,6 +23,8 @@ from autograder.report import FORMATS
 from autograder.results import SubmissionResult
 from autograder.rubric import AssignmentSpec
 from autograder.sandbox.isolation import choose
+from autograder.validate import Verdict as ValidationVerdict
+from autograder.validate import validate
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 STATUS_LABELS = {
@@ -104,7 +106,55 @@ def _parser() -> argparse.ArgumentParser:
         help="comma-separated: json, gradescope, junit (default: all three)",
     )  # fmt: skip
     grade.set_defaults(run=_grade)
+
+    check_assessment = verbs.add_parser(
+        "validate",
+        help="prove the tests: reference full, stubs zero, every known mistake caught (CI)",
+        description="Grade the reference, the stubs, every catalogued misconception and the "
+        "correct alternative styles through the real grading path, print the table, and exit 1 "
+        "on any mismatch.",
+    )
+    check_assessment.add_argument(
+        "--assignment", help="the assignment, when the course has several"
+    )
+    check_assessment.add_argument(
+        "--course", type=Path, help="the course folder (default: found from here)"
+    )
+    check_assessment.add_argument(
+        "--only", nargs="+", default=(), metavar="NAME", help="only these cases"
+    )
+    check_assessment.add_argument(
+        "--jobs", type=int, default=os.cpu_count() or 2, help="grade this many at once"
+    )
+    check_assessment.set_defaults(run=_validate)
     return parser
+
+
+def _validate(args: argparse.Namespace) -> int:
+    course = _course(args)
+    spec = course.rubric.assignment(args.assignment)
+    verdicts = validate(course, spec, only=args.only, jobs=args.jobs)
+    if not verdicts:
+        raise ConfigError(f"--only {' '.join(args.only)} matches no case")
+    print(render_validation(verdicts))
+    return EXIT_OK if all(v.ok for v in verdicts) else EXIT_FAILED
+
+
+def render_validation(verdicts: list[ValidationVerdict]) -> str:
+    """The validation table: case, what it must score, its score, the hint it got, the verdict."""
+    width = max(len(v.name) for v in verdicts) + 2
+    rows = [f"{'case':<{width}}{'expected':<32}{'score':>12}  {'verdict':<8}hint received"]
+    rows.append("-" * len(rows[0]))
+    for v in verdicts:
+        verdict = "ok" if v.ok else "FAIL"
+        hint = (v.hint[:60] + "…") if len(v.hint) > 60 else v.hint
+        score = f"{v.score:>6g} / {v.max_score:<3g}"
+        rows.append(f"{v.name:<{width}}{v.expected:<32}{score}  {verdict:<8}{hint}")
+        if v.problem:
+            rows.append(f"{'':<{width}}  -> {v.problem}")
+    failed = sum(not v.ok for v in verdicts)
+    rows.append(f"{len(verdicts)} cases: {len(verdicts) - failed} as expected, {failed} not")
+    return "\n".join(rows)
 
 
 def _course(args: argparse.Namespace) -> Course:

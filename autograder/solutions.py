@@ -115,3 +115,20 @@ def _empty_value(value: ast.expr) -> str:
     if isinstance(value, ast.Constant) and isinstance(value.value, str):
         return '""'
     return _EMPTY_VALUES.get(type(value), "None")
+
+
+def solution_source(source: str, *, origin: str) -> str:
+    """`source` with its marker lines removed and every solution kept: the reference as a
+    student's finished module (the base that `autograder validate` makes wrong in one place)."""
+    lines = source.splitlines(keepends=True)
+    kept = [
+        line
+        for line in lines
+        if not (_BEGIN.match(line.rstrip("\r\n")) or _END.match(line.rstrip("\r\n")))
+    ]
+    result = "".join(kept)
+    try:
+        ast.parse(result, filename=origin)
+    except SyntaxError as error:
+        raise ConfigError(f"{origin}: not valid Python without its markers ({error.msg})") from None
+    return result

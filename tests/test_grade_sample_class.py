@@ -27,6 +27,7 @@ EXPECTED: dict[str, tuple[float, set[str]]] = {
     "correct_vectorised": (100, set()),
     "correct_loops": (100, set()),
     "correct_float32": (100, set()),
+    "correct_scipy": (100, set()),
     # swapping sin and cos within each pair keeps the shape, the bounds, the prefix, T = 0, the
     # argument errors, and every distance and dot product (sin·sin + cos·cos is symmetric): 10/30
     "bug_sin_cos_swapped": (80, {"encoding"}),
@@ -198,3 +199,30 @@ def test_printed_output_is_capped(
 ) -> None:
     output = graded["hostile_file_hunter"].output
     assert len(output.encode()) <= spec.limits.output_kb * 1024 + 200
+
+
+HINTED = {
+    "bug_sin_cos_swapped": "sin and cos are swapped",
+    "bug_exponent_i": "the exponent uses i instead of 2i",
+    "bug_concatenated_halves": "all sines come first and all cosines after them",
+    "bug_no_sqrt_scaling": "the scores are not scaled",
+    "bug_softmax_wrong_axis": "the softmax runs over the wrong axis",
+    "bug_transposed_rotation": "the rotation matrix is transposed",
+}
+
+
+@pytest.mark.parametrize("sample", sorted(HINTED))
+def test_every_failure_names_the_misconception(
+    graded: dict[str, SubmissionResult], sample: str
+) -> None:
+    failures = [t for t in graded[sample].tests if t.status == "failed"]
+    assert failures
+    unnamed = [t.name for t in failures if HINTED[sample] not in (t.hint or "")]
+    assert unnamed == []
+
+
+def test_correct_and_hostile_samples_get_no_misconception(
+    graded: dict[str, SubmissionResult],
+) -> None:
+    for name in ("correct_loops", "correct_float32", "correct_scipy", "hostile_eq_trick"):
+        assert [t.hint for t in graded[name].tests if t.hint] == [], name

@@ -7,7 +7,6 @@ validate` grades it as a submission (the reference with this one function replac
 that the hidden tests catch it, in its own part only, with its own hint.
 """
 
-
 import numpy as np
 import sympy as sp
 
@@ -242,11 +241,13 @@ CATALOGUE = (
                   "same, and finite)", overflowing_softmax),
     Misconception("weights_not_output", "self_attention", "attention",
                   "the attention weights are returned instead of the output",
-                  "multiply the weights by V: softmax(Q Kᵀ / √d_k) @ V", weights_not_output),
+                  "multiply the weights by V: softmax(Q Kᵀ / √d_k) @ V", weights_not_output,
+                  # the weights permute as P W Pᵀ, so Attention(PX) = P·Attention(X) fails too
+                  also_affects=("permutation",)),
     Misconception("elementwise_product", "self_attention", "attention",
                   "the weights are multiplied with * instead of @",
                   "* multiplies entry by entry; a weighted sum of the rows of V is weights @ V",
-                  elementwise_product),
+                  elementwise_product, also_affects=("permutation",)),  # not equivariant either
     Misconception("overwrites_input", "self_attention", "attention",
                   "the caller's X is overwritten", "work on new arrays; never write into X",
                   overwrites_input, mutates_input=True),

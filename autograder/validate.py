@@ -1,0 +1,131 @@
+"""`autograder validate`: the assessment checks itself, through the real grading path.
+
+It grades the reference (full marks), the released stubs (zero), every catalogued misconception
+as a submission (the reference with that one function or constant replaced: it must lose points
+in its own part and nowhere else, and receive its own hint), and the correct alternative styles
+bundled in the sample class (`sample_class/correct_*.py`: full marks, whatever the style).
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import tempfile
+import textwrap
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from autograder.course import Course
+from autograder.diagnose import Misconception
+from autograder.grade import grade_submission
+from autograder.results import SubmissionResult
+from autograder.rubric import AssignmentSpec
+from autograder.runner import load_catalogue
+from autograder.solutions import solution_source
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One row of the validation table."""
+
+    name: str
+    expected: str
+    score: float
+    max_score: float
+    hint: str
+    problem: str | None
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None
+
+
+@dataclass(frozen=True)
+class _Case:
+    name: str
+    path: Path
+    expected: str
+    misconception: Misconception | None = None
+
+
+def validate(
+    course: Course, spec: AssignmentSpec, *, only: Sequence[str] = (), jobs: int = 2
+) -> list[Verdict]:
+    """Grade every case and judge it against what it must score."""
+    catalogue = load_catalogue(course.assignment_dir(spec))
+    with tempfile.TemporaryDirectory(prefix="autograder-validate-") as scratch:
+        cases = _cases(course, spec, catalogue, Path(scratch))
+        if only:
+            cases = [
+                case for case in cases if case.name in only or case.name.split(": ")[-1] in only
+            ]
+        with ThreadPoolExecutor(max_workers=max(jobs, 1)) as pool:
+            results = list(pool.map(lambda case: grade_submission(course, spec, case.path), cases))
+    return [_judge(case, result, spec) for case, result in zip(cases, results, strict=True)]
+
+
+def _cases(
+    course: Course, spec: AssignmentSpec, catalogue: Sequence[Misconception], folder: Path
+) -> list[_Case]:
+    reference = course.reference_path(spec)
+    solution = solution_source(reference.read_text(encoding="utf-8"), origin=str(reference))
+    cases = [
+        _Case("reference", reference, "full marks"),
+        _Case("stubs", course.template_dir / spec.module, "zero"),
+    ]
+    for misconception in catalogue:
+        path = folder / f"{misconception.name}.py"
+        path.write_text(solution + _override(misconception), encoding="utf-8")
+        parts = "/".join((misconception.part, *misconception.also_affects))
+        expected = f"loses {parts} only; hint"
+        cases.append(_Case(f"variant: {misconception.name}", path, expected, misconception))
+    styles = sorted((course.assignment_dir(spec) / "sample_class").glob("correct_*.py"))
+    cases += [_Case(f"style: {path.stem}", path, "full marks") for path in styles]
+    return cases
+
+
+def _override(misconception: Misconception) -> str:
+    """Source that replaces the misconception's target in a copy of the reference."""
+    header = f"\n\n# autograder validate: {misconception.name} replaces {misconception.target}\n"
+    if misconception.implementation is None:
+        return f"{header}{misconception.target} = {misconception.value!r}\n"
+    source = textwrap.dedent(inspect.getsource(misconception.implementation))
+    renamed = re.sub(r"^def \w+\(", f"def {misconception.target}(", source, count=1, flags=re.M)
+    return header + renamed
+
+
+def _judge(case: _Case, result: SubmissionResult, spec: AssignmentSpec) -> Verdict:
+    hints = sorted({t.hint for t in result.tests if t.hint})
+    problem = None
+    if result.status != "graded":
+        problem = f"{result.status}: {result.message}"
+    elif case.expected == "full marks" and result.score < result.max_score:
+        lost = [t.name for t in result.tests if t.score < t.max_score]
+        problem = f"lost points in {len(lost)} test(s), e.g. {lost[0]!r}"
+    elif case.expected == "zero" and result.score > 0:
+        problem = f"scored {result.score:g}; the stubs must score 0"
+    elif case.misconception is not None:
+        problem = _judge_variant(case.misconception, result, hints)
+    own = case.misconception
+    shown = next((h for h in hints if own and own.summary in h), hints[0] if hints else "")
+    return Verdict(case.name, case.expected, result.score, result.max_score, shown, problem)
+
+
+def _judge_variant(
+    misconception: Misconception, result: SubmissionResult, hints: list[str]
+) -> str | None:
+    parts = result.part_scores()
+    own_score, own_most = parts.get(misconception.part, (0.0, 0.0))
+    if own_score >= own_most:
+        return f"lost nothing in {misconception.part}: no test catches it"
+    allowed = {misconception.part, *misconception.also_affects}
+    elsewhere = [
+        part for part, (score, most) in parts.items() if part not in allowed and score < most
+    ]
+    if elsewhere:
+        return f"also lost points in {', '.join(elsewhere)}"
+    if not any(misconception.summary in hint for hint in hints):
+        return "no failing test received its hint"
+    return None
