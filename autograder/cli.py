@@ -143,13 +143,14 @@ def _validate(args: argparse.Namespace) -> int:
 def render_validation(verdicts: list[ValidationVerdict]) -> str:
     """The validation table: case, what it must score, its score, the hint it got, the verdict."""
     width = max(len(v.name) for v in verdicts) + 2
-    rows = [f"{'case':<{width}}{'expected':<32}{'score':>12}  {'verdict':<8}hint received"]
+    wide = max(len(v.expected) for v in verdicts) + 2
+    rows = [f"{'case':<{width}}{'expected':<{wide}}{'score':>12}  {'verdict':<8}hint received"]
     rows.append("-" * len(rows[0]))
     for v in verdicts:
         verdict = "ok" if v.ok else "FAIL"
         hint = (v.hint[:60] + "…") if len(v.hint) > 60 else v.hint
         score = f"{v.score:>6g} / {v.max_score:<3g}"
-        rows.append(f"{v.name:<{width}}{v.expected:<32}{score}  {verdict:<8}{hint}")
+        rows.append(f"{v.name:<{width}}{v.expected:<{wide}}{score}  {verdict:<8}{hint}")
         if v.problem:
             rows.append(f"{'':<{width}}  -> {v.problem}")
     failed = sum(not v.ok for v in verdicts)
