@@ -32,8 +32,8 @@ lint: $(STAMP)
 # the assessment's check of itself (every known mistake caught, every correct style full marks).
 test: lint sandbox
 	$(BIN)/autograder release --check
-	$(BIN)/python -m pytest
 	$(BIN)/autograder validate
+	$(BIN)/python -m pytest
 
 clean:
 	rm -rf $(VENV) build dist graded
