@@ -21,7 +21,7 @@ sandbox:
 # The main job: release the student version, then grade the bundled sample class.
 demo: $(STAMP) sandbox
 	$(BIN)/autograder release
-	$(BIN)/autograder grade assignments/positional_encoding/sample_class/*.py --out graded
+	$(BIN)/autograder grade assignments/positional_encoding/sample_class --out graded
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -14,10 +14,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from autograder import __version__
+from autograder.batch import Item, discover, grade_class, shard
 from autograder.check import DEFAULT_TIMEOUT_S, CheckReport, locate, run_check
 from autograder.course import Course
 from autograder.errors import AutograderError, ConfigError
 from autograder.grade import grade_submission
+from autograder.gradebook import Entry, Gradebook, merge
 from autograder.release import check_release, write_release
 from autograder.report import FORMATS
 from autograder.results import SubmissionResult
@@ -93,14 +95,32 @@ def _parser() -> argparse.ArgumentParser:
         "hidden and public tests; student code runs in an isolated worker. Exit 0 when grading "
         "completed, whatever the scores.",
     )
-    grade.add_argument("submissions", nargs="+", type=Path, metavar="SUBMISSION")
+    grade.add_argument(
+        "submissions", nargs="*", type=Path, metavar="SUBMISSION",
+        help="a submission (.py, .ipynb, .zip, folder) or a folder of them (a class)",
+    )  # fmt: skip
     grade.add_argument(
         "-v", "--verbose", action="store_true",
         help="print every test of every submission (default: only when grading one)",
     )  # fmt: skip
     grade.add_argument("--assignment", help="the assignment, when the course has several")
     grade.add_argument("--course", type=Path, help="the course folder (default: found from here)")
-    grade.add_argument("--out", type=Path, help="write result files here (default: none)")
+    grade.add_argument(
+        "--out", type=Path,
+        help="keep the gradebook (gradebook.sqlite) and each result file here; a re-run skips "
+        "what is already graded (default: print only)",
+    )  # fmt: skip
+    grade.add_argument(
+        "--jobs", type=int, default=os.cpu_count() or 2, help="grade this many at once"
+    )
+    grade.add_argument(
+        "--shard", metavar="I/N", help="grade only the I-th of N deterministic shards"
+    )
+    grade.add_argument("--regrade", action="store_true", help="grade again what is already graded")
+    grade.add_argument(
+        "--manifest", type=Path,
+        help="a CSV of student_id,path,submitted_at instead of SUBMISSION arguments",
+    )  # fmt: skip
     grade.add_argument(
         "--format", default="json,gradescope,junit",
         help="comma-separated: json, gradescope, junit (default: all three)",
@@ -127,7 +147,46 @@ def _parser() -> argparse.ArgumentParser:
         "--jobs", type=int, default=os.cpu_count() or 2, help="grade this many at once"
     )
     check_assessment.set_defaults(run=_validate)
+
+    book = verbs.add_parser(
+        "gradebook",
+        help="export a gradebook to CSV, or merge shard gradebooks",
+        description="`gradebook OUT --csv FILE`: one row per student (status, score, late "
+        "penalty, final score, each part, each test). `gradebook merge OUT1 OUT2 ... --out OUT`: "
+        "merge shard gradebooks graded under the same rubric.",
+    )
+    book.add_argument("folders", nargs="+", type=Path, metavar="FOLDER")
+    book.add_argument("--csv", type=Path, help="write the gradebook as CSV here")
+    book.add_argument("--out", type=Path, help="with merge: the folder of the merged gradebook")
+    book.add_argument("--course", type=Path, help="the course folder (default: found from here)")
+    book.set_defaults(run=_gradebook)
+
+    report = verbs.add_parser(
+        "report",
+        help="write the class report: one self-contained HTML file with plots (instructors)",
+        description="Score histogram, pass rate per test, part averages, frequent failures and "
+        "hints, ungradable and timed-out submissions, the slowest submissions.",
+    )
+    report.add_argument("folder", type=Path, metavar="OUT", help="a --out folder of `grade`")
+    report.add_argument("--html", type=Path, required=True, help="the report file to write")
+    report.set_defaults(run=_report)
     return parser
+
+
+def _report(args: argparse.Namespace) -> int:
+    from autograder.gradebook import FILE_NAME
+    from autograder.report.html import render_class_report
+
+    if not (args.folder / FILE_NAME).is_file():
+        raise ConfigError(
+            f"{args.folder} holds no {FILE_NAME}: grade with --out {args.folder} first"
+        )
+    with Gradebook(args.folder) as book:
+        entries = book.entries()
+        title = f"{book.meta().get('assignment', 'assignment')}: class report"
+    args.html.write_text(render_class_report(entries, title=title), encoding="utf-8")
+    print(f"wrote {args.html} ({len(entries)} submissions)")
+    return EXIT_OK
 
 
 def _validate(args: argparse.Namespace) -> int:
@@ -181,24 +240,69 @@ def _grade(args: argparse.Namespace) -> int:
     unknown = [name for name in formats if name not in FORMATS]
     if unknown:
         raise ConfigError(f"unknown --format {unknown[0]!r}; choose from {', '.join(FORMATS)}")
-    hide = (args.out.resolve(),) if args.out else ()
+    items = discover(args.submissions, module=spec.module, manifest=args.manifest)
+    if args.shard:
+        index, _, count = args.shard.partition("/")
+        if not (index.isdigit() and count.isdigit()):
+            raise ConfigError(f"--shard {args.shard!r}: write i/n, e.g. --shard 2/4")
+        items = shard(items, int(index), int(count))
     _warn_about_isolation(course, spec)
-    failed = False
+    if args.out is None:
+        return _grade_without_gradebook(course, spec, items, verbose=args.verbose)
+    total = len(items)
+
+    def report_progress(entry: Entry, done: int, todo: int) -> None:
+        shown = (
+            render_grade(entry.result)
+            if total == 1 or args.verbose
+            else render_grade_line(entry.result)
+        )
+        print(f"[{done}/{todo}] {shown}" if total > 1 else shown, flush=True)
+
+    summary = grade_class(
+        course, spec, items, out=args.out, jobs=args.jobs, regrade=args.regrade,
+        formats=formats, on_result=report_progress,
+    )  # fmt: skip
+    if summary.skipped:
+        print(f"{len(summary.skipped)} submission(s) already graded with this rubric: skipped")
+    with Gradebook(args.out) as book:
+        entries = [e for e in book.entries() if e.student in {i.student for i in items}]
+    if len(entries) > 1:
+        print(render_class(spec, [e.result for e in entries]))
+    failed = any(e.result.status == "grader_error" for e in summary.graded)
+    return EXIT_FAILED if failed else EXIT_OK
+
+
+def _grade_without_gradebook(
+    course: Course, spec: AssignmentSpec, items: list[Item], *, verbose: bool
+) -> int:
     results = []
-    for path in args.submissions:
-        result = grade_submission(course, spec, path, hide=hide)
+    for item in items:
+        result = grade_submission(course, spec, item.path)
         results.append(result)
-        detailed = len(args.submissions) == 1 or args.verbose
+        detailed = len(items) == 1 or verbose
         print(render_grade(result) if detailed else render_grade_line(result), flush=True)
-        failed |= result.status == "grader_error"
-        if args.out:
-            args.out.mkdir(parents=True, exist_ok=True)
-            for name in formats:
-                suffix, render = FORMATS[name]
-                (args.out / f"{result.submission}{suffix}").write_text(render(result), "utf-8")
     if len(results) > 1:
         print(render_class(spec, results))
-    return EXIT_FAILED if failed else EXIT_OK
+    return EXIT_FAILED if any(r.status == "grader_error" for r in results) else EXIT_OK
+
+
+def _gradebook(args: argparse.Namespace) -> int:
+    folders: list[Path] = args.folders
+    if folders and str(folders[0]) == "merge":
+        if not args.out or len(folders) < 2:
+            raise ConfigError("usage: autograder gradebook merge OUT1 OUT2 ... --out OUT")
+        count = merge(folders[1:], args.out)
+        print(f"merged {len(folders) - 1} gradebooks into {args.out}: {count} submissions")
+        return EXIT_OK
+    if len(folders) != 1 or not args.csv:
+        raise ConfigError("usage: autograder gradebook OUT --csv FILE (or: gradebook merge ...)")
+    course = _course(args)
+    with Gradebook(folders[0]) as book:
+        spec = course.rubric.assignment(book.meta().get("assignment"))
+        rows = book.export_csv(args.csv, parts=[part.name for part in spec.parts])
+    print(f"wrote {rows} students to {args.csv}")
+    return EXIT_OK
 
 
 def _warn_about_isolation(course: Course, spec: AssignmentSpec) -> None:

@@ -102,6 +102,13 @@ class SubmissionResult:
     output: str = ""
     """What the student's code printed (capped)."""
     notes: tuple[str, ...] = ()
+    late_penalty: float = 0.0
+    """Points the rubric's late policy takes off `score`."""
+    submitted_at: str | None = None
+
+    @property
+    def final_score(self) -> float:
+        return max(0.0, round(self.score - self.late_penalty, 6))
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -127,5 +134,5 @@ class SubmissionResult:
         parts: dict[str, tuple[float, float]] = {}
         for test in self.tests:
             score, most = parts.get(test.part, (0.0, 0.0))
-            parts[test.part] = (score + test.score, most + test.max_score)
+            parts[test.part] = (round(score + test.score, 6), round(most + test.max_score, 6))
         return parts

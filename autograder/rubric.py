@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -28,6 +29,17 @@ class Part:
 
 
 @dataclass(frozen=True)
+class LatePolicy:
+    """Lateness: after `due` plus the grace period, `penalty_per_day` percent of the maximum
+    comes off per started day; after `cutoff_days` days late the score is zero."""
+
+    due: datetime
+    grace_minutes: float = 0.0
+    penalty_per_day: float = 0.0
+    cutoff_days: int | None = None
+
+
+@dataclass(frozen=True)
 class AssignmentSpec:
     """One assignment: its name, the file a student submits, and its parts."""
 
@@ -45,6 +57,7 @@ class AssignmentSpec:
     public_visibility: str = "visible"
     hidden_visibility: str = "after_due_date"
     symbolic: SymbolicPolicy = field(default_factory=SymbolicPolicy)
+    late: LatePolicy | None = None
 
     @property
     def tolerance(self) -> dict[str, float]:
@@ -131,6 +144,7 @@ def _assignment(reader: _Reader, name: str, table: Mapping[str, Any]) -> Assignm
             "tolerance",
             "visibility",
             "symbolic",
+            "late",
         },
     )
     module = reader.string(table, "module", key)
@@ -179,6 +193,36 @@ def _assignment(reader: _Reader, name: str, table: Mapping[str, Any]) -> Assignm
             reader, visibility, "hidden", f"{key}.visibility", "after_due_date"
         ),
         symbolic=_symbolic(reader, table, f"{key}.symbolic"),
+        late=_late(reader, table, f"{key}.late"),
+    )
+
+
+LATE_KEYS = ("grace_minutes", "penalty_per_day", "cutoff_days")
+
+
+def _late(reader: _Reader, table: Mapping[str, Any], key: str) -> LatePolicy | None:
+    if "late" not in table:
+        return None
+    given = reader.table(table, "late", key)
+    reader.only_keys(given, key, {"due", *LATE_KEYS})
+    due = given.get("due")
+    example = "a date and time such as 2026-12-01T23:59:00Z"
+    if isinstance(due, str):
+        try:
+            due = datetime.fromisoformat(due)
+        except ValueError:
+            reader.fail(f"{key}.due", f"must be {example}, got {due!r}")
+    if not isinstance(due, datetime):
+        reader.fail(f"{key}.due", f"must be {example}, got {_kind(due)}")
+    numbers = {name: reader.number(given, name, key) for name in LATE_KEYS if name in given}
+    if any(value < 0 for value in numbers.values()):
+        reader.fail(key, "grace_minutes, penalty_per_day and cutoff_days cannot be negative")
+    cutoff = numbers.get("cutoff_days")
+    return LatePolicy(
+        due=due if due.tzinfo else due.replace(tzinfo=timezone.utc),
+        grace_minutes=numbers.get("grace_minutes", 0.0),
+        penalty_per_day=numbers.get("penalty_per_day", 0.0),
+        cutoff_days=None if cutoff is None else int(cutoff),
     )
 
 

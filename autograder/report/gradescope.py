@@ -43,13 +43,15 @@ def gradescope_results(result: SubmissionResult) -> dict[str, Any]:
                 "tags": [test.part, test.status],
             }
         )
-    summary = f"{_fmt(result.score)} / {_fmt(result.max_score)} points."
+    summary = f"{_fmt(result.final_score)} / {_fmt(result.max_score)} points."
+    if result.late_penalty:
+        summary += f" (late: {_fmt(result.late_penalty)} points off {_fmt(result.score)})"
     for part, (score, most) in result.part_scores().items():
         summary += f"\n  {part}: {_fmt(score)} / {_fmt(most)}"
     for note in result.notes:
         summary += f"\nNote: {note}"
     return {
-        "score": round(result.score, 6),
+        "score": result.final_score,
         "execution_time": result.duration_s,
         "output": summary,
         "output_format": "text",

@@ -1,0 +1,191 @@
+"""Grade a whole class: find the submissions, pick a shard, grade in parallel, keep a gradebook.
+
+Each submission is graded in its own runner and worker (the same isolation as one alone), a few
+at a time (`jobs`); each result is recorded as soon as it is finished, so an interrupted batch
+loses nothing and a re-run grades only what is new or changed.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import math
+import uuid
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from autograder import __version__
+from autograder.course import Course
+from autograder.errors import ConfigError
+from autograder.grade import grade_submission
+from autograder.gradebook import Entry, Gradebook
+from autograder.report import FORMATS
+from autograder.results import SubmissionResult
+from autograder.rubric import AssignmentSpec, LatePolicy
+
+SUBMISSION_SUFFIXES = (".py", ".ipynb", ".zip")
+
+
+@dataclass(frozen=True)
+class Item:
+    """One student's submission, and when it was submitted (if known)."""
+
+    student: str
+    path: Path
+    submitted_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class BatchSummary:
+    graded: tuple[Entry, ...]
+    skipped: tuple[str, ...]
+
+
+def discover(paths: Sequence[Path], *, module: str, manifest: Path | None = None) -> list[Item]:
+    """The submissions named by `paths`: files, submission folders, or class folders of them."""
+    if manifest is not None:
+        return _from_manifest(manifest)
+    items: list[Item] = []
+    for path in paths:
+        if not path.exists():
+            raise ConfigError(f"{path} does not exist")
+        if path.is_file() or _is_submission_folder(path, module):
+            items.append(Item(path.stem if path.is_file() else path.name, path))
+            continue
+        for entry in sorted(path.iterdir()):
+            if entry.name.startswith((".", "_")):
+                continue
+            if entry.is_dir() or entry.suffix.lower() in SUBMISSION_SUFFIXES:
+                items.append(Item(entry.stem if entry.is_file() else entry.name, entry))
+    students = [item.student for item in items]
+    repeated = sorted({s for s in students if students.count(s) > 1})
+    if repeated:
+        raise ConfigError(
+            f"two submissions for the same student: {', '.join(repeated)}; use a manifest"
+        )
+    return items
+
+
+def _is_submission_folder(folder: Path, module: str) -> bool:
+    return (folder / module).is_file() or any(folder.glob("*.ipynb"))
+
+
+def _from_manifest(manifest: Path) -> list[Item]:
+    """A CSV with the columns student_id, path and (optionally) submitted_at in ISO 8601."""
+    with manifest.open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    items = []
+    for number, row in enumerate(rows, start=2):
+        if not row.get("student_id") or not row.get("path"):
+            raise ConfigError(f"{manifest}:{number}: each row needs student_id and path")
+        path = (manifest.parent / row["path"]).resolve()
+        when = row.get("submitted_at") or None
+        try:
+            at = datetime.fromisoformat(when) if when else None
+        except ValueError:
+            raise ConfigError(
+                f"{manifest}:{number}: submitted_at {when!r} is not ISO 8601"
+            ) from None
+        items.append(Item(row["student_id"], path, at))
+    return items
+
+
+def shard(items: Sequence[Item], index: int, count: int) -> list[Item]:
+    """A deterministic 1/count of the class: the same student always lands in the same shard."""
+    if count < 1 or not 1 <= index <= count:
+        raise ConfigError(f"--shard {index}/{count}: write i/n with 1 <= i <= n")
+    return [
+        i
+        for i in items
+        if int(hashlib.sha256(i.student.encode()).hexdigest(), 16) % count == index - 1
+    ]
+
+
+def content_hash(path: Path) -> str:
+    digest = hashlib.sha256()
+    files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file())
+    for file in files:
+        digest.update(str(file.relative_to(path if path.is_dir() else path.parent)).encode())
+        digest.update(file.read_bytes())
+    return digest.hexdigest()
+
+
+def rubric_hash(course: Course, spec: AssignmentSpec) -> str:
+    """Everything that decides a grade: the rubric, the tests, the catalogue, the reference."""
+    digest = hashlib.sha256(course.rubric.path.read_bytes())
+    folder = course.assignment_dir(spec)
+    sources = [course.reference_path(spec), *sorted(folder.glob("*.py"))]
+    sources += sorted(
+        p for sub in ("public_tests", "hidden_tests") for p in (folder / sub).glob("*.py")
+    )
+    for path in sources:
+        digest.update(path.name.encode() + path.read_bytes())
+    return digest.hexdigest()
+
+
+def late_penalty(
+    result: SubmissionResult, submitted_at: datetime | None, policy: LatePolicy | None
+) -> float:
+    """Points off for lateness: a share of the maximum per day late, or all after the cut-off."""
+    if policy is None or submitted_at is None or result.status != "graded":
+        return 0.0
+    when = submitted_at if submitted_at.tzinfo else submitted_at.replace(tzinfo=timezone.utc)
+    late = when - (policy.due + timedelta(minutes=policy.grace_minutes))
+    if late <= timedelta(0):
+        return 0.0
+    days = math.ceil(late / timedelta(days=1))
+    if policy.cutoff_days is not None and days > policy.cutoff_days:
+        return result.score
+    return float(
+        min(result.score, round(result.max_score * policy.penalty_per_day / 100 * days, 6))
+    )
+
+
+def grade_class(
+    course: Course,
+    spec: AssignmentSpec,
+    items: Sequence[Item],
+    *,
+    out: Path,
+    jobs: int,
+    regrade: bool = False,
+    formats: Sequence[str] = ("json", "gradescope"),
+    on_result: Callable[[Entry, int, int], None] = lambda entry, done, total: None,
+) -> BatchSummary:
+    """Grade every item not already in the gradebook (all of them with `regrade`)."""
+    rubric = rubric_hash(course, spec)
+    run_id = uuid.uuid4().hex[:12]
+    with Gradebook(out) as book:
+        book.bind(assignment=spec.name, rubric_hash=rubric)
+        hashes = {item.student: content_hash(item.path) for item in items if item.path.exists()}
+        todo = [
+            item
+            for item in items
+            if regrade
+            or not book.is_current(item.student, hashes.get(item.student, ""), rubric, __version__)
+        ]
+        skipped = tuple(item.student for item in items if item not in todo)
+        graded: list[Entry] = []
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            futures = {
+                pool.submit(grade_submission, course, spec, item.path, hide=(out.resolve(),)): item
+                for item in todo
+            }
+            for future in as_completed(futures):
+                item = futures[future]
+                result = replace(future.result(), submission=item.student)
+                penalty = late_penalty(result, item.submitted_at, spec.late)
+                when = item.submitted_at.isoformat() if item.submitted_at else None
+                result = replace(result, late_penalty=penalty, submitted_at=when)
+                content = hashes.get(item.student, "")
+                entry = Entry(item.student, content, run_id, result, penalty, when, __version__)
+                book.record(entry, rubric_hash=rubric, kit_version=__version__)
+                for name in formats:
+                    suffix, render = FORMATS[name]
+                    (out / f"{item.student}{suffix}").write_text(render(result), encoding="utf-8")
+                graded.append(entry)
+                on_result(entry, len(graded), len(todo))
+    return BatchSummary(tuple(graded), skipped)
