@@ -70,7 +70,13 @@ def discover(paths: Sequence[Path], *, module: str, manifest: Path | None = None
 
 
 def _is_submission_folder(folder: Path, module: str) -> bool:
-    return (folder / module).is_file() or any(folder.glob("*.ipynb"))
+    """A student's folder: it holds the module, or a single notebook and no other submission."""
+    if (folder / module).is_file():
+        return True
+    entries = [e for e in folder.iterdir() if not e.name.startswith((".", "_"))]
+    notebooks = [e for e in entries if e.suffix.lower() == ".ipynb"]
+    others = [e for e in entries if e.is_dir() or e.suffix.lower() in (".py", ".zip")]
+    return len(notebooks) == 1 and not others
 
 
 def _from_manifest(manifest: Path) -> list[Item]:

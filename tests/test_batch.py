@@ -1,0 +1,231 @@
+"""Whole classes: resume after a kill, shards that merge into the one-shot gradebook, lateness,
+manifests, CSV export and the class report."""
+
+from __future__ import annotations
+
+import csv
+import os
+import re
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from datetime import datetime, timezone
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from autograder.batch import Item, discover, grade_class, late_penalty, shard
+from autograder.cli import main
+from autograder.course import Course
+from autograder.errors import ConfigError
+from autograder.gradebook import FILE_NAME, Gradebook, merge
+from autograder.report.html import SECTIONS, render_class_report
+from autograder.results import SubmissionResult
+from autograder.rubric import AssignmentSpec, LatePolicy
+
+
+@pytest.fixture
+def small_class(tmp_path: Path, course: Course, spec: AssignmentSpec) -> Path:
+    """Six submissions: correct, buggy, and one that loops."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    samples = course.assignment_dir(spec) / "sample_class"
+    for name in ("correct_vectorised", "correct_loops", "bug_sin_cos_swapped", "bug_exponent_i",
+                 "bug_no_sqrt_scaling", "hostile_socket"):  # fmt: skip
+        shutil.copy(samples / f"{name}.py", folder / f"{name}.py")
+    return folder
+
+
+def rows(out: Path) -> list[tuple[str, str, float]]:
+    with sqlite3.connect(out / FILE_NAME) as db:
+        return sorted(db.execute("SELECT student, run_id, score FROM submissions").fetchall())
+
+
+def test_a_killed_batch_resumes_without_losing_or_repeating(
+    small_class: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    command = [
+        sys.executable,
+        "-m",
+        "autograder",
+        "grade",
+        str(small_class),
+        "--out",
+        str(out),
+        "--jobs",
+        "2",
+    ]
+    first = subprocess.Popen(
+        command, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (not (out / FILE_NAME).exists() or len(rows(out)) < 2):
+        time.sleep(0.2)
+    os.killpg(first.pid, signal.SIGKILL)
+    first.wait()
+    before = rows(out)
+    assert 2 <= len(before) < 6, "the kill should land mid-batch"
+    second = subprocess.run(command, capture_output=True, text=True, check=True)
+    after = rows(out)
+    assert [student for student, _, _ in after] == sorted(p.stem for p in small_class.iterdir())
+    assert {r for r in after if r[0] in {b[0] for b in before}} == set(before)  # not regraded
+    assert f"{len(before)} submission(s) already graded with this rubric: skipped" in second.stdout
+    assert len({run for student, run, _ in after if student not in {b[0] for b in before}}) == 1
+
+
+def test_shards_merge_into_the_one_shot_gradebook(
+    small_class: Path, tmp_path: Path, course: Course, spec: AssignmentSpec
+) -> None:
+    items = discover([small_class], module=spec.module)
+    parts = [shard(items, i, 2) for i in (1, 2)]
+    assert sorted(i.student for p in parts for i in p) == sorted(i.student for i in items)
+    assert parts == [shard(items, i, 2) for i in (1, 2)]  # deterministic
+    for number, part in enumerate(parts, start=1):
+        grade_class(course, spec, part, out=tmp_path / f"shard{number}", jobs=2)
+    merge([tmp_path / "shard1", tmp_path / "shard2"], tmp_path / "merged")
+    grade_class(course, spec, items, out=tmp_path / "whole", jobs=2)
+    with Gradebook(tmp_path / "merged") as merged, Gradebook(tmp_path / "whole") as whole:
+
+        def summary(book: Gradebook) -> list[tuple[str, float, tuple[tuple[str, float], ...]]]:
+            return [
+                (e.student, e.final_score, tuple((t.nodeid, t.score) for t in e.result.tests))
+                for e in book.entries()
+            ]
+
+        assert summary(merged) == summary(whole)
+        assert merged.meta()["rubric_hash"] == whole.meta()["rubric_hash"]
+    with sqlite3.connect(tmp_path / "shard2" / FILE_NAME) as db:
+        db.execute("UPDATE meta SET value = 'another' WHERE key = 'rubric_hash'")
+    with pytest.raises(ConfigError, match="graded under another rubric"):
+        merge([tmp_path / "shard1", tmp_path / "shard2"], tmp_path / "refused")
+
+
+def test_late_policy() -> None:
+    policy = LatePolicy(due=datetime(2026, 12, 1, 23, 59, tzinfo=timezone.utc), grace_minutes=10,
+                        penalty_per_day=10, cutoff_days=3)  # fmt: skip
+    result = SubmissionResult(
+        assignment="a",
+        submission="s",
+        status="graded",
+        score=90.0,
+        max_score=100.0,
+        isolation=(),
+        duration_s=1.0,
+    )
+    at = lambda text: datetime.fromisoformat(text)  # noqa: E731
+    assert late_penalty(result, at("2026-12-02T00:05:00+00:00"), policy) == 0  # within grace
+    assert late_penalty(result, at("2026-12-02T00:10:00+00:00"), policy) == 10  # one day started
+    assert late_penalty(result, at("2026-12-04T12:00:00+00:00"), policy) == 30
+    assert late_penalty(result, at("2026-12-05T12:00:00+00:00"), policy) == 90  # past the cut-off
+    assert late_penalty(result, None, policy) == 0
+
+
+def test_manifest_late_penalty_and_csv(
+    small_class: Path, tmp_path: Path, course_copy: Course, spec: AssignmentSpec
+) -> None:
+    rubric = course_copy.root / "grading.toml"
+    late = '[assignments.positional_encoding.late]\ndue = "2026-12-01T23:59:00+00:00"\n'
+    rubric.write_text(rubric.read_text() + "\n" + late + "penalty_per_day = 10\n")
+    manifest = tmp_path / "manifest.csv"
+    manifest.write_text(
+        "student_id,path,submitted_at\n"
+        f"ada,{small_class / 'correct_loops.py'},2026-12-01T12:00:00+00:00\n"
+        f"ben,{small_class / 'correct_vectorised.py'},2026-12-03T08:00:00+00:00\n"
+    )
+    out = tmp_path / "out"
+    assert (
+        main(
+            [
+                "grade",
+                "--manifest",
+                str(manifest),
+                "--out",
+                str(out),
+                "--course",
+                str(course_copy.root),
+                "--jobs",
+                "2",
+            ]
+        )
+        == 0
+    )
+    assert (
+        main(
+            [
+                "gradebook",
+                str(out),
+                "--csv",
+                str(tmp_path / "grades.csv"),
+                "--course",
+                str(course_copy.root),
+            ]
+        )
+        == 0
+    )
+    with (tmp_path / "grades.csv").open() as handle:
+        table = {row["student"]: row for row in csv.DictReader(handle)}
+    assert (table["ada"]["late_penalty"], table["ada"]["final_score"]) == ("0.0", "100.0")
+    assert (table["ben"]["late_penalty"], table["ben"]["final_score"]) == ("20.0", "80.0")
+    assert table["ben"]["encoding"] == "30.0" and table["ben"]["submitted_at"].startswith(
+        "2026-12-03"
+    )
+    assert '"score": 80.0' in (out / "ben.results.json").read_text()
+
+
+def test_discover_rules(tmp_path: Path, course: Course, spec: AssignmentSpec) -> None:
+    single = tmp_path / "one"
+    single.mkdir()
+    (single / spec.module).write_text("x = 1\n")
+    assert discover([single], module=spec.module) == [Item("one", single)]
+    notebook = tmp_path / "gil"
+    notebook.mkdir()
+    (notebook / "work.ipynb").write_text("{}")
+    assert discover([notebook], module=spec.module) == [Item("gil", notebook)]
+    klass = tmp_path / "class"
+    (klass / "dan").mkdir(parents=True)
+    (klass / "eve.py").write_text("")
+    (klass / "fay.ipynb").write_text("{}")
+    (klass / ".hidden").write_text("")
+    (klass / "notes.txt").write_text("")
+    assert [i.student for i in discover([klass], module=spec.module)] == ["dan", "eve", "fay"]
+    (klass / "eve.zip").write_text("")
+    with pytest.raises(ConfigError, match="two submissions for the same student: eve"):
+        discover([klass], module=spec.module)
+
+
+class _Sections(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.sections: list[str] = []
+        self.images: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if tag == "section":
+            self.sections.append(values.get("id") or "")
+        if tag == "img":
+            self.images.append(values.get("src") or "")
+
+
+def test_the_class_report_has_every_section_and_plot(
+    small_class: Path, tmp_path: Path, course: Course, spec: AssignmentSpec
+) -> None:
+    out = tmp_path / "out"
+    grade_class(course, spec, discover([small_class], module=spec.module), out=out, jobs=2)
+    assert main(["report", str(out), "--html", str(tmp_path / "report.html")]) == 0
+    page = (tmp_path / "report.html").read_text()
+    parser = _Sections()
+    parser.feed(page)
+    assert tuple(parser.sections) == SECTIONS
+    assert len(parser.images) == 3
+    assert all(
+        re.fullmatch(r"data:image/png;base64,[A-Za-z0-9+/=]{2000,}", src) for src in parser.images
+    )
+    assert "sin and cos are swapped" in page and "http" not in page.replace("http-equiv", "")
+    with Gradebook(out) as book:
+        assert "bug_sin_cos_swapped" in render_class_report(book.entries(), title="t")
