@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from autograder.sandbox.client import StudentSession
+from autograder.sandbox.client import CALLABLE, StudentSession
 
 
 class StudentFunction:
@@ -35,10 +35,3 @@ class StudentProxy:
 
     def __repr__(self) -> str:
         return f"<student module {self._session.module_name} (in a worker)>"
-
-
-class _Callable:
-    """The worker's answer for an attribute that is a function: call it through the proxy."""
-
-
-CALLABLE = _Callable()

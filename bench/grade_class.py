@@ -28,6 +28,7 @@ import numpy as np
 
 from autograder.batch import discover, grade_class
 from autograder.course import Course
+from autograder.sandbox.reaper import process_table
 
 ROOT = Path(__file__).resolve().parents[1]
 KINDS = ("correct_vectorised", "correct_loops", "correct_float32", "bug_sin_cos_swapped",
@@ -87,22 +88,12 @@ class PeakMemory:
 
 
 def _tree_rss(root: int) -> int:
-    parents: dict[int, int] = {}
-    rss: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        parents[int(entry.name)] = int(fields[1])
-        rss[int(entry.name)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+    table = process_table()
     total, frontier = 0, [root]
     while frontier:
         pid = frontier.pop()
-        total += rss.get(pid, 0)
-        frontier += [child for child, parent in parents.items() if parent == pid]
+        total += table.get(pid, (0, 0))[1]
+        frontier += [child for child, (parent, _) in table.items() if parent == pid]
     return total
 
 

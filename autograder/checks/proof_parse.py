@@ -143,26 +143,23 @@ class ScalarDomain:
         return None
 
 
-class Softmax(sp.MatrixExpr):  # type: ignore[misc]
+class _MatrixFunction(sp.MatrixExpr):  # type: ignore[misc]
+    """A function of one matrix with the shape of its argument, kept unevaluated."""
+
+    def __new__(cls, argument: Any) -> Any:
+        return sp.Basic.__new__(cls, argument)
+
+    @property
+    def shape(self) -> Any:
+        return self.args[0].shape
+
+
+class Softmax(_MatrixFunction):
     """softmax(S): row-wise, the shape of S."""
 
-    def __new__(cls, argument: Any) -> Any:
-        return sp.Basic.__new__(cls, argument)
 
-    @property
-    def shape(self) -> Any:
-        return self.args[0].shape
-
-
-class Attention(sp.MatrixExpr):  # type: ignore[misc]
+class Attention(_MatrixFunction):
     """attention(Y) = softmax(Y Yᵀ / sqrt(d)) Y: the shape of Y."""
-
-    def __new__(cls, argument: Any) -> Any:
-        return sp.Basic.__new__(cls, argument)
-
-    @property
-    def shape(self) -> Any:
-        return self.args[0].shape
 
 
 @dataclass(frozen=True)

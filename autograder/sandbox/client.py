@@ -33,6 +33,13 @@ STARTUP_ALLOWANCE_S = 30.0
 """Starting a worker (Python with numpy and sympy) is not the student's time."""
 
 
+class _Callable:
+    """The worker's answer for an attribute that is a function: call it, do not read it."""
+
+
+CALLABLE = _Callable()
+
+
 class StudentTimeout(Exception):
     """The student's function did not return in time."""
 
@@ -137,8 +144,6 @@ class StudentSession:
 
     def attribute(self, name: str) -> Any:
         value = self._ask({"op": "getattr", "name": name}, name)[0]
-        from autograder.proxy import CALLABLE
-
         if value is not CALLABLE:
             self.calls.append(Call(name, (), {}, value))
         return value
@@ -178,8 +183,6 @@ class StudentSession:
     def _unpack(self, reply: Any, what: str) -> tuple[Any, list[Any]]:
         kind = reply.get("kind") if isinstance(reply, dict) else None
         if kind == "callable":
-            from autograder.proxy import CALLABLE
-
             return CALLABLE, []
         if kind == "value":
             try:

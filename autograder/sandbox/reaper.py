@@ -53,11 +53,17 @@ def end_children() -> int:
 
 
 def _children() -> list[int]:
-    me = str(os.getpid())
-    found: list[int] = []
+    me = os.getpid()
+    return [pid for pid, (parent, _) in process_table().items() if parent == me]
+
+
+def process_table() -> dict[int, tuple[int, int]]:
+    """Every process on this machine (Linux): pid → (parent pid, resident memory in bytes)."""
+    table: dict[int, tuple[int, int]] = {}
     proc = Path("/proc")
     if not proc.is_dir():
-        return found
+        return table
+    page = os.sysconf("SC_PAGE_SIZE")
     for entry in proc.iterdir():
         if not entry.name.isdigit():
             continue
@@ -65,6 +71,6 @@ def _children() -> list[int]:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if fields[1] == me:  # field 4 of /proc/PID/stat, after the command name: the parent
-            found.append(int(entry.name))
-    return found
+        # after the command name: state, ppid, …; rss is the 24th field of the line, 22nd here
+        table[int(entry.name)] = (int(fields[1]), int(fields[21]) * page)
+    return table
