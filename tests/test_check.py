@@ -215,7 +215,7 @@ def test_cli_grade_prints_the_table_and_writes_every_format(
     printed = capsys.readouterr().out
     assert printed.startswith("positional_encoding: 100 / 100")
     suffixes = sorted(p.name.removeprefix("positional_encoding") for p in out.iterdir())
-    assert suffixes == [".json", ".junit.xml", ".results.json"]
+    assert suffixes == [".json", ".junit.xml", ".results.json", "gradebook.sqlite"]
     assert main(["grade", str(course.reference_path(spec)), "--format", "pdf"]) == 2
     assert "unknown --format 'pdf'" in capsys.readouterr().err
 
@@ -239,10 +239,11 @@ def test_grader_failure_exits_1_and_a_missing_layer_is_warned_once(
     monkeypatch.setattr(autograder.cli, "choose", lambda **_: weak)
     monkeypatch.setattr(autograder.cli.os, "geteuid", lambda: 0)
     reference = course_copy.root / "reference" / "positional_encoding.py"
-    submission = course_copy.root / "attempt.py"
-    submission.write_text(reference.read_text(), "utf-8")
+    attempts = [course_copy.root / "attempt.py", course_copy.root / "second.py"]
+    for submission in attempts:
+        submission.write_text(reference.read_text(), "utf-8")
     reference.write_text("def broken(:\n", "utf-8")  # the grader's own file is broken
-    code = main(["grade", str(submission), str(submission), "--course", str(course_copy.root)])
+    code = main(["grade", *map(str, attempts), "--course", str(course_copy.root)])
     captured = capsys.readouterr()
     assert code == 1
     assert captured.out.count("grader_error: the grader's runner failed") == 2
