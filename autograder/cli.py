@@ -43,6 +43,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.run(args))
+    except BrokenPipeError:  # the output went to a pager or `head` that closed early
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keeps Python quiet at exit
+        return EXIT_OK
     except ConfigError as error:
         print(f"autograder: {error}", file=sys.stderr)
         return EXIT_USAGE

@@ -85,16 +85,21 @@ def diagnose(
     *,
     rtol: float = 1e-5,
     atol: float = 1e-6,
+    namespaces: dict[str, dict[str, Any]] | None = None,
 ) -> list[Misconception]:
-    """The misconceptions whose output matches the student's where the reference's does not."""
+    """The misconceptions whose output matches the student's where the reference's does not.
+
+    `namespaces` caches each variant's module namespace across calls (one submission's tests).
+    """
     found: list[Misconception] = []
-    namespaces: dict[str, dict[str, Any]] = {}
+    namespaces = {} if namespaces is None else namespaces
     for call in calls:
         expected = _run(getattr(reference, call.name, _MISSING), call)
         if _same(call.result, expected, rtol, atol) and not call.mutated:
             continue  # the student is right here: this call says nothing about a mistake
+        relevant = uses(reference, call.name)
         for misconception in catalogue:
-            if misconception in found:
+            if misconception in found or misconception.target not in relevant:
                 continue
             if misconception.mutates_input:
                 if call.mutated and call.name == misconception.target:
@@ -108,6 +113,26 @@ def diagnose(
             if _same(call.result, variant, rtol, atol):
                 found.append(misconception)
     return found
+
+
+def uses(reference: types.ModuleType, name: str) -> set[str]:
+    """`name` and every module-level name its reference function reaches, through the functions
+    it calls: a mistake elsewhere cannot change its output."""
+    namespace = vars(reference)
+    reached, pending = {name}, [name]
+    while pending:
+        function = namespace.get(pending.pop())
+        code = getattr(function, "__code__", None)
+        if code is None:
+            continue
+        names = set(code.co_names) | {
+            n for c in code.co_consts if hasattr(c, "co_names") for n in c.co_names
+        }
+        for found in names - reached:
+            if found in namespace:
+                reached.add(found)
+                pending.append(found)
+    return reached
 
 
 def describe(found: Sequence[Misconception]) -> str | None:

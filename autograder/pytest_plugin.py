@@ -137,6 +137,7 @@ class GradingContext:
         self.seed = seed
         self.calls = calls if calls is not None else []
         self.catalogue = catalogue
+        self._variants: dict[str, dict[str, Any]] = {}
 
     def pytest_runtest_setup(self, item: pytest.Item) -> None:
         self.calls.clear()
@@ -145,7 +146,10 @@ class GradingContext:
         """The catalogued misconception(s) the current test's calls match, as a hint."""
         if not self.catalogue:
             return None
-        return describe(diagnose(self.calls, self.catalogue, self.reference, **self.tolerance))
+        found = diagnose(
+            self.calls, self.catalogue, self.reference, namespaces=self._variants, **self.tolerance
+        )
+        return describe(found)
 
 
 def _grading(config: pytest.Config) -> GradingContext | None:
