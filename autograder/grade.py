@@ -13,6 +13,7 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
+import autograder
 from autograder.course import Course
 from autograder.results import SubmissionResult, TestOutcome
 from autograder.rubric import AssignmentSpec
@@ -51,7 +52,7 @@ def grade_submission(
             "hide": [str(p) for p in hide],
         }
         completed, problem = _run_runner(
-            config, spec.limits.submission_timeout_s + RUNNER_ALLOWANCE_S
+            config, spec.limits.submission_timeout_s + RUNNER_ALLOWANCE_S, cwd=root
         )
         if problem is not None or not results.is_file():
             detail = problem or f"the runner ended without results: {completed}"
@@ -74,14 +75,22 @@ def grade_submission(
     )
 
 
-def _run_runner(config: Mapping[str, object], timeout_s: float) -> tuple[str, str | None]:
-    """Run the runner to completion; (its last output, a problem or None)."""
+def _run_runner(
+    config: Mapping[str, object], timeout_s: float, *, cwd: Path
+) -> tuple[str, str | None]:
+    """Run the runner to completion; (its last output, a problem or None).
+
+    It runs this very engine (not whatever `autograder` the current folder may hold), from a
+    neutral working folder."""
+    engine = str(Path(autograder.__file__).resolve().parents[1])
+    path = os.pathsep.join([engine, *filter(None, [os.environ.get("PYTHONPATH")])])
     process = subprocess.Popen(
         [sys.executable, "-m", "autograder.runner", json.dumps(config)],
+        cwd=cwd,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": path},
         start_new_session=True,
     )
     try:

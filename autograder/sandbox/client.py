@@ -33,6 +33,15 @@ STARTUP_ALLOWANCE_S = 30.0
 """Starting a worker (Python with numpy and sympy) is not the student's time."""
 
 
+ENGINE_ROOT = str(Path(__file__).resolve().parents[2])
+"""The folder holding this `autograder` package: the worker imports the very same engine."""
+WORKER_BOOTSTRAP = (
+    "import sys; sys.path.insert(0, sys.argv[1]); "
+    "from autograder.sandbox.worker import main; sys.exit(main(sys.argv[2:]))"
+)
+"""`python -I` ignores PYTHONPATH and the current folder: the engine's place is passed in."""
+
+
 class _Callable:
     """The worker's answer for an attribute that is a function: call it, do not read it."""
 
@@ -223,7 +232,7 @@ class StudentSession:
             "limits": self.limits.to_dict(),
             "drop_uid": UNPRIVILEGED_UID if self.isolation.drop_user else None,
         }
-        command = [sys.executable, "-I", "-m", "autograder.sandbox.worker",
+        command = [sys.executable, "-I", "-c", WORKER_BOOTSTRAP, ENGINE_ROOT,
                    str(request_read), str(response_write), json.dumps(config)]  # fmt: skip
         self._process = subprocess.Popen(
             self.isolation.wrap(command, self.submission.parent),
