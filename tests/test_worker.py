@@ -230,3 +230,31 @@ def _allowed_under_tmp() -> list[str]:
     from autograder.sandbox.isolation import _allowed_folders
 
     return [str(p) for p in _allowed_folders() if Path("/tmp") in p.parents]
+
+
+def test_runner_and_worker_use_the_graders_engine_from_any_folder(
+    tmp_path: Path, course: Course, spec: AssignmentSpec
+) -> None:
+    """A folder holding another `autograder` (a second checkout) must not change the engine."""
+    import os
+    import subprocess
+    import sys
+
+    import autograder
+
+    decoy = tmp_path / "autograder"
+    decoy.mkdir()
+    (decoy / "__init__.py").write_text("raise ImportError('the decoy engine was imported')\n")
+    engine = str(Path(autograder.__file__).resolve().parents[1])
+    script = (
+        f"import sys; sys.path.insert(0, {engine!r}); "
+        "from autograder.cli import main; sys.exit(main(sys.argv[1:]))"
+    )
+    command = ["grade", str(course.reference_path(spec)), "--course", str(course.root)]
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run(
+        [sys.executable, "-c", script, *command],
+        cwd=tmp_path, capture_output=True, text=True, env=environment,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.startswith("positional_encoding: 100 / 100")
