@@ -332,19 +332,24 @@ def render_grade(result: SubmissionResult) -> str:
             f"  {test.score:>5g}/{test.max_score:<4g} {label:<19} {test.part:<11} {test.name}"
         )
         if test.message and test.status != "passed":
-            lines.extend(
-                textwrap.wrap(
-                    test.message, 100, initial_indent=" " * 14, subsequent_indent=" " * 14
-                )
-            )
+            lines.extend(wrap_message(test.message, " " * 14))
         if test.hint:
-            lines.extend(
-                textwrap.wrap(
-                    f"hint: {test.hint}", 100, initial_indent=" " * 14, subsequent_indent=" " * 20
-                )
-            )
+            lines.extend(wrap_message(f"hint: {test.hint}", " " * 14))
     lines.extend(f"  note: {note}" for note in result.notes)
     return "\n".join(lines) + "\n"
+
+
+def wrap_message(message: str, indent: str, width: int = 100) -> list[str]:
+    """A message wrapped under a table row, each of its lines keeping its own indentation (a
+    proof's step list stays readable); wrapped continuations sit two spaces further in."""
+    lines: list[str] = []
+    for line in message.splitlines():
+        pad = indent + " " * (len(line) - len(line.lstrip(" ")))
+        wrapped = textwrap.wrap(
+            line.strip(), width, initial_indent=pad, subsequent_indent=pad + "  "
+        )
+        lines.extend(wrapped or [pad.rstrip()])
+    return lines
 
 
 def render_grade_line(result: SubmissionResult) -> str:
@@ -404,11 +409,7 @@ def render_check(report: CheckReport) -> str:
         label = STATUS_LABELS[outcome.status]
         lines.append(f"  {label:<{width}}  {outcome.part or '':<{part_width}}  {outcome.title}")
         if outcome.message and outcome.status != "passed":
-            indent = " " * (width + part_width + 6)
-            for paragraph in outcome.message.splitlines():
-                lines.extend(
-                    textwrap.wrap(paragraph, 100, initial_indent=indent, subsequent_indent=indent)
-                )
+            lines.extend(wrap_message(outcome.message, " " * (width + part_width + 6)))
     if report.problem:
         lines += ["", f"Problem: {report.problem}"]
     counts = [
