@@ -79,9 +79,7 @@ def _encode(value: Any, budget: _Budget, depth: int) -> Any:
     if value is None or kind in (bool, str):
         return value
     if kind is int:
-        if value.bit_length() > MAX_INTEGER_BITS:
-            raise CodecError(f"an integer of more than {MAX_INTEGER_BITS} bits")
-        return value
+        return _integer(value)
     if kind is float:
         return value if math.isfinite(value) else {"$": "float", "v": repr(value)}
     if kind is complex:
@@ -161,9 +159,7 @@ def _decode(data: Any, budget: _Budget, depth: int) -> Any:
     if data is None or kind in (bool, str, float):
         return data
     if kind is int:
-        if data.bit_length() > MAX_INTEGER_BITS:
-            raise CodecError(f"an integer of more than {MAX_INTEGER_BITS} bits")
-        return data
+        return _integer(data)
     if kind is list:
         return [_decode(item, budget, depth + 1) for item in data]
     if kind is not dict:
@@ -244,8 +240,11 @@ def _choice(value: Any, allowed: set[str]) -> str:
 
 
 def _integer(value: Any) -> int:
-    if type(value) is not int or value.bit_length() > MAX_INTEGER_BITS:
+    """`value` if it is an int of bounded size (one limit for both directions)."""
+    if type(value) is not int:
         raise CodecError("a malformed integer")
+    if value.bit_length() > MAX_INTEGER_BITS:
+        raise CodecError(f"an integer of more than {MAX_INTEGER_BITS} bits")
     return value
 
 
