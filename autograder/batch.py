@@ -1,8 +1,8 @@
 """Grade a whole class: find the submissions, pick a shard, grade in parallel, keep a gradebook.
 
-Each submission is graded in its own runner and worker (the same isolation as one alone), a few
-at a time (`jobs`); each result is recorded as soon as it is finished, so an interrupted batch
-loses nothing and a re-run grades only what is new or changed.
+`jobs` long-lived runners grade the submissions, each one after another in a fresh worker (the
+same isolation as a submission graded alone); each result is recorded as soon as it is
+finished, so an interrupted batch loses nothing and a re-run grades only what is new or changed.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 from autograder import __version__
 from autograder.course import Course
 from autograder.errors import ConfigError
-from autograder.grade import grade_submission
+from autograder.grade import RunnerPool
 from autograder.gradebook import Entry, Gradebook
 from autograder.report import FORMATS
 from autograder.results import SubmissionResult
@@ -175,11 +175,10 @@ def grade_class(
         ]
         skipped = tuple(item.student for item in items if item not in todo)
         graded: list[Entry] = []
-        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            futures = {
-                pool.submit(grade_submission, course, spec, item.path, hide=(out.resolve(),)): item
-                for item in todo
-            }
+        workers = max(1, min(jobs, len(todo)))
+        with RunnerPool(course, spec, size=workers, hide=(out.resolve(),)) as runners, \
+                ThreadPoolExecutor(max_workers=workers) as pool:  # fmt: skip
+            futures = {pool.submit(runners.grade, item.path): item for item in todo}
             for future in as_completed(futures):
                 item = futures[future]
                 result = replace(future.result(), submission=item.student)

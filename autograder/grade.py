@@ -1,109 +1,235 @@
-"""Grade one submission: lay it out privately, run the trusted runner on it, score the outcome."""
+"""Grade submissions: lay each out privately, have the trusted runner test it, score the outcome."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import queue
+import select
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Mapping
 from pathlib import Path
+from typing import IO, Any, NoReturn
 
 import autograder
 from autograder.course import Course
 from autograder.results import SubmissionResult, TestOutcome
 from autograder.rubric import AssignmentSpec
-from autograder.sandbox.isolation import hand_to_worker
 from autograder.scoring import score_tests
 from autograder.submission import Ungradable, load_submission
 
-RUNNER_ALLOWANCE_S = 60.0
-"""Beyond the submission's own time budget: starting the runner and its workers."""
+RUNNER_ALLOWANCE_S = 90.0
+"""Beyond the submission's own time budget: the grader's own checks, and a runner's start."""
+
+
+class Runner:
+    """A long-lived trusted runner (runner.py) that grades submissions one after another.
+
+    Started on first use; if it dies or stops answering it is killed, the submission it was
+    grading is a grader_error, and the next one starts a fresh runner. One thread at a time."""
+
+    def __init__(self, course: Course, spec: AssignmentSpec, *, hide: tuple[Path, ...] = ()):
+        self.course = course
+        self.spec = spec
+        self.hide = hide
+        self._process: subprocess.Popen[bytes] | None = None
+        self._errors: IO[bytes] | None = None
+        self._scratch = tempfile.TemporaryDirectory(prefix="autograder-grade-")
+        self._count = 0
+
+    def grade(self, path: Path) -> SubmissionResult:
+        """The graded result of the submission at `path`."""
+        started = time.monotonic()
+        try:
+            submission = load_submission(path, module=self.spec.module)
+        except Ungradable as reason:
+            student = path.stem if path.is_file() else path.name
+            return _unscored(self.spec, student, "ungradable", str(reason), started)
+        self._count += 1
+        folder = Path(self._scratch.name) / f"submission-{self._count}"
+        folder.mkdir()
+        results = Path(self._scratch.name) / f"results-{self._count}.json"
+        try:
+            submission.write(folder, self.spec.module)
+            reply = self._ask(
+                {"id": self._count, "submission_dir": str(folder), "results": str(results),
+                 "module_file": self.spec.module},
+                self.spec.limits.submission_timeout_s + RUNNER_ALLOWANCE_S,
+            )  # fmt: skip
+            problem = reply.get("problem")
+            if problem is not None or not results.is_file():
+                detail = str(problem or "the runner answered without results")
+                return _unscored(self.spec, submission.id, "grader_error", detail, started)
+            data = json.loads(results.read_text(encoding="utf-8"))
+        except RunnerFailed as failed:
+            return _unscored(self.spec, submission.id, "grader_error", str(failed), started)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+            results.unlink(missing_ok=True)
+        outcomes = tuple(TestOutcome.from_dict(o) for o in data["tests"])
+        tests = score_tests(self.course.rubric, self.spec, outcomes)
+        return SubmissionResult(
+            assignment=self.spec.name,
+            submission=submission.id,
+            status="graded",
+            score=round(sum(t.score for t in tests), 6),
+            max_score=self.spec.max_score,
+            isolation=tuple(data["isolation"]),
+            duration_s=round(time.monotonic() - started, 3),
+            tests=tests,
+            output=data["output"],
+            notes=submission.notes,
+        )
+
+    def close(self) -> None:
+        process, self._process = self._process, None
+        if process is not None:
+            assert process.stdin is not None and process.stdout is not None
+            process.stdin.close()
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                _kill(process)
+            process.stdout.close()
+        if self._errors is not None:
+            self._errors.close()
+            self._errors = None
+        self._scratch.cleanup()
+
+    def __enter__(self) -> Runner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- the process -------------------------------------------------------------------------
+
+    def _start(self) -> None:
+        """Start the runner and wait until it has collected the tests.
+
+        It runs this very engine (not whatever `autograder` the current folder may hold), from
+        a neutral working folder."""
+        engine = str(Path(autograder.__file__).resolve().parents[1])
+        path = os.pathsep.join([engine, *filter(None, [os.environ.get("PYTHONPATH")])])
+        config = {
+            "course": str(self.course.root),
+            "assignment": self.spec.name,
+            "hide": [str(p) for p in self.hide],
+        }
+        self._errors = tempfile.TemporaryFile()  # noqa: SIM115 (kept open while the runner lives)
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", "autograder.runner", json.dumps(config)],
+            cwd=self._scratch.name,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._errors,
+            env={
+                **os.environ,
+                **SINGLE_THREADED,
+                "PYTHONDONTWRITEBYTECODE": "1",
+                "PYTHONPATH": path,
+            },
+            start_new_session=True,
+        )
+        self._read_reply(STARTUP_TIMEOUT_S, "start")
+
+    def _ask(self, request: dict[str, Any], timeout_s: float) -> dict[str, Any]:
+        if self._process is None or self._process.poll() is not None:
+            self._start()
+        assert self._process is not None and self._process.stdin is not None
+        try:
+            self._process.stdin.write(json.dumps(request).encode() + b"\n")
+            self._process.stdin.flush()
+        except OSError:
+            self._fail("the grader's runner stopped")
+        return self._read_reply(timeout_s, "finish")
+
+    def _read_reply(self, timeout_s: float, what: str) -> dict[str, Any]:
+        assert self._process is not None and self._process.stdout is not None
+        ready, _, _ = select.select([self._process.stdout], [], [], timeout_s)
+        if not ready:
+            self._fail(f"the grader's runner did not {what} within {timeout_s:g} s")
+        line = self._process.stdout.readline()
+        if not line:
+            try:
+                code: int | str = self._process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                code = "none"
+            self._fail(f"the grader's runner failed (exit code {code})")
+        reply = json.loads(line)
+        assert isinstance(reply, dict)
+        return reply
+
+    def _fail(self, problem: str) -> NoReturn:
+        """Kill the runner (the next submission starts a new one) and report its last words."""
+        process, self._process = self._process, None
+        tail = ""
+        if process is not None:
+            _kill(process)
+        if self._errors is not None:
+            self._errors.seek(0)
+            text = self._errors.read().decode("utf-8", "replace").strip()
+            tail = "\n".join(text.splitlines()[-15:])
+            self._errors.close()
+            self._errors = None
+        raise RunnerFailed(f"{problem}:\n{tail}" if tail else problem)
+
+
+class RunnerFailed(Exception):
+    """The runner died, or did not answer in time."""
+
+
+STARTUP_TIMEOUT_S = 120.0
+SINGLE_THREADED = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+"""The runner forks: numeric libraries must not hold thread pools (and jobs share the cores)."""
+
+
+class RunnerPool:
+    """`size` runners shared by as many threads: each grade takes an idle runner."""
+
+    def __init__(
+        self, course: Course, spec: AssignmentSpec, *, size: int, hide: tuple[Path, ...] = ()
+    ) -> None:
+        self._idle: queue.SimpleQueue[Runner] = queue.SimpleQueue()
+        self._all = [Runner(course, spec, hide=hide) for _ in range(size)]
+        for runner in self._all:
+            self._idle.put(runner)
+
+    def grade(self, path: Path) -> SubmissionResult:
+        runner = self._idle.get()
+        try:
+            return runner.grade(path)
+        finally:
+            self._idle.put(runner)
+
+    def close(self) -> None:
+        for runner in self._all:
+            runner.close()
+
+    def __enter__(self) -> RunnerPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def grade_submission(
     course: Course, spec: AssignmentSpec, path: Path, *, hide: tuple[Path, ...] = ()
 ) -> SubmissionResult:
-    """The graded result of the submission at `path`; ConfigError when tests and rubric disagree."""
-    started = time.monotonic()
-    try:
-        submission = load_submission(path, module=spec.module)
-    except Ungradable as reason:
-        return _unscored(
-            spec, path.stem if path.is_file() else path.name, "ungradable", str(reason), started
-        )
-    with tempfile.TemporaryDirectory(prefix="autograder-grade-") as scratch:
-        root = Path(scratch)
-        workdir = root / "submission"
-        workdir.mkdir()
-        root.chmod(0o755)  # the worker may run as an unprivileged user: let it reach its folder
-        module_path = submission.write(workdir, spec.module)
-        hand_to_worker(workdir)
-        results = root / "results.json"
-        config = {
-            "course": str(course.root),
-            "assignment": spec.name,
-            "submission": str(module_path),
-            "results": str(results),
-            "hide": [str(p) for p in hide],
-        }
-        completed, problem = _run_runner(
-            config, spec.limits.submission_timeout_s + RUNNER_ALLOWANCE_S, cwd=root
-        )
-        if problem is not None or not results.is_file():
-            detail = problem or f"the runner ended without results: {completed}"
-            return _unscored(spec, submission.id, "grader_error", detail, started)
-        data = json.loads(results.read_text(encoding="utf-8"))
-        shutil.rmtree(workdir, ignore_errors=True)
-    outcomes = tuple(TestOutcome.from_dict(o) for o in data["tests"])
-    tests = score_tests(course.rubric, spec, outcomes)
-    return SubmissionResult(
-        assignment=spec.name,
-        submission=submission.id,
-        status="graded",
-        score=round(sum(t.score for t in tests), 6),
-        max_score=spec.max_score,
-        isolation=tuple(data["isolation"]),
-        duration_s=round(time.monotonic() - started, 3),
-        tests=tests,
-        output=data["output"],
-        notes=submission.notes,
-    )
+    """The graded result of the submission at `path`, by a runner started for it alone."""
+    with Runner(course, spec, hide=hide) as runner:
+        return runner.grade(path)
 
 
-def _run_runner(
-    config: Mapping[str, object], timeout_s: float, *, cwd: Path
-) -> tuple[str, str | None]:
-    """Run the runner to completion; (its last output, a problem or None).
-
-    It runs this very engine (not whatever `autograder` the current folder may hold), from a
-    neutral working folder."""
-    engine = str(Path(autograder.__file__).resolve().parents[1])
-    path = os.pathsep.join([engine, *filter(None, [os.environ.get("PYTHONPATH")])])
-    process = subprocess.Popen(
-        [sys.executable, "-m", "autograder.runner", json.dumps(config)],
-        cwd=cwd,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": path},
-        start_new_session=True,
-    )
-    try:
-        output, _ = process.communicate(timeout=timeout_s)
-    except subprocess.TimeoutExpired:
+def _kill(process: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
-        process.communicate()
-        return "", f"the grader's runner did not finish within {timeout_s:g} s"
-    text = output.decode("utf-8", "replace").strip()
-    tail = "\n".join(text.splitlines()[-15:])
-    if process.returncode != 0:
-        return tail, f"the grader's runner failed (exit code {process.returncode}):\n{tail}"
-    return tail, None
+    process.wait()
 
 
 def _unscored(

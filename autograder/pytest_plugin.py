@@ -70,18 +70,26 @@ class OutcomeRecorder:
                 message=str(report.longrepr).strip().splitlines()[-1],
             )
 
+    def records(self) -> list[dict[str, Any]]:
+        """Every outcome so far, with its duration, as JSON-able dicts."""
+        return [
+            {**outcome.to_dict(), "duration_s": round(self.durations.get(nodeid, 0.0), 4)}
+            for nodeid, outcome in self.outcomes.items()
+        ]
+
     def pytest_sessionfinish(self) -> None:
         if self.results_file is not None:
-            outcomes = [
-                {**outcome.to_dict(), "duration_s": round(self.durations.get(nodeid, 0.0), 4)}
-                for nodeid, outcome in self.outcomes.items()
-            ]
             self.results_file.write_text(
-                json.dumps({"schema": 1, "tests": outcomes}, indent=1), encoding="utf-8"
+                json.dumps({"schema": 1, "tests": self.records()}, indent=1), encoding="utf-8"
             )
 
 
 _RECORDER = pytest.StashKey[OutcomeRecorder]()
+
+
+def recorder(config: pytest.Config) -> OutcomeRecorder:
+    """The session's outcome recorder (registered when the plugin is configured)."""
+    return config.stash[_RECORDER]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -1,86 +1,225 @@
-"""The trusted runner: pytest on an assignment's public and hidden tests against a worker.
+"""The trusted runner: an assignment's public and hidden tests, one submission after another.
 
-Started by grade.py as `python -m autograder.runner CONFIG_JSON`, once per submission, so that
-the grader's own process never holds test modules, the reference or student data. It writes
-the tests' outcomes and the worker's captured output to the results file named in CONFIG_JSON.
+Started by grade.py as `python -m autograder.runner CONFIG_JSON`, so that the grader's own process
+never holds test modules, the reference or student data. At start it imports pytest, numpy,
+sympy, the reference and the catalogue, collects the tests once and starts the sandbox's zygote.
+Then it serves requests, one JSON line each on stdin (a submission folder and a results file):
+
+1. the submission is copied into the slot, the zygote's working folder (seen as /tmp/submission
+   inside the sandbox);
+2. a child forked from the runner runs every collected test against it (fixtures start fresh
+   in each child, since the runner itself never runs a test) and writes the outcomes, the
+   worker's output and the symbolic verdicts it learnt to the results file;
+3. the runner waits for the child within the submission's time limit, ends every worker process
+   and empties the sandbox's /tmp through the zygote, empties the slot, keeps the verdicts, and
+   answers with one JSON line on stdout.
 """
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import importlib.util
 import json
+import os
+import shutil
+import signal
 import sys
 import tempfile
+import time
+import traceback
 from pathlib import Path
 from types import ModuleType
+from typing import IO, Any
 
 import pytest
 
+from autograder.checks import memo
 from autograder.checks.symbolic import configure as configure_symbolic
 from autograder.course import Course
 from autograder.diagnose import Misconception
 from autograder.proxy import StudentProxy
-from autograder.pytest_plugin import GradingContext
-from autograder.results import TestOutcome
+from autograder.pytest_plugin import GradingContext, recorder
+from autograder.rubric import AssignmentSpec
 from autograder.sandbox.client import StudentSession
-from autograder.sandbox.isolation import choose
-from autograder.sandbox.reaper import become_subreaper
+from autograder.sandbox.isolation import Isolation, choose, hand_to_worker
+from autograder.sandbox.zygote import Zygote
 
 TEST_FOLDERS = ("public_tests", "hidden_tests")
+CHILD_ALLOWANCE_S = 60.0
+"""Beyond the submission's own time budget: the grader's own checks (symbolic proofs)."""
 
 
 def main(argv: list[str]) -> int:
     config = json.loads(argv[0])
+    requests = os.fdopen(os.dup(0), "r", encoding="utf-8")
+    replies = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
+    os.dup2(2, 1)  # whatever else is printed goes to stderr, never among the replies
     course = Course.load(Path(config["course"]))
     spec = course.rubric.assignment(config["assignment"])
     hidden = [course.root, *(Path(p) for p in config.get("hide", []))]
     isolation = choose(hidden=hidden, bubblewrap=spec.bubblewrap)
-    results_file = Path(config["results"])
-    session = StudentSession(
-        submission=Path(config["submission"]),
-        module_name=spec.module_name,
-        limits=spec.limits,
-        isolation=isolation,
-        reap_orphans=become_subreaper(),
-    )
     configure_symbolic(spec.symbolic)
     folder = course.assignment_dir(spec)
     tests = [str(folder / name) for name in TEST_FOLDERS if (folder / name).is_dir()]
     context = GradingContext(
-        student=StudentProxy(session),
+        student=None,
         reference=import_instructor_module(course.reference_path(spec)),
         tolerance=spec.tolerance,
         seed=spec.seed,
-        calls=session.calls,
-        catalogue=load_catalogue(course.assignment_dir(spec)),
+        catalogue=load_catalogue(folder),
     )
-    with session, tempfile.TemporaryDirectory(prefix="autograder-runner-") as scratch:
+    slot = Path(tempfile.mkdtemp(prefix="autograder-slot-"))
+    slot.chmod(0o755)
+    hand_to_worker(slot)
+    with Zygote(isolation, slot) as zygote, tempfile.TemporaryDirectory() as scratch:
+        zygote.start()
+        loop = ServeLoop(spec, isolation, zygote, context, requests, replies)
         ini = Path(scratch) / "pytest.ini"
         ini.write_text("[pytest]\n", encoding="utf-8")
-        outcomes_file = Path(scratch) / "outcomes.json"
         arguments = [*tests, "-c", str(ini), "--rootdir", str(folder),
                      "-p", "autograder.pytest_plugin", "-p", "no:cacheprovider",
-                     "--import-mode=importlib", "-p", "no:terminal",
-                     f"--autograder-results={outcomes_file}"]  # fmt: skip
-        code = pytest.main(arguments, plugins=[context])
-        if (
-            code in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR)
-            or not outcomes_file.is_file()
-        ):
-            raise SystemExit(f"pytest could not run the tests (exit code {int(code)})")
-        outcomes = json.loads(outcomes_file.read_text(encoding="utf-8"))["tests"]
-    results_file.write_text(
-        json.dumps(
-            {
-                "tests": [TestOutcome.from_dict(o).to_dict() for o in outcomes],
-                "isolation": isolation.layers,
-                "output": session.output.text(),
-                "worker_events": session.events,
-            }
-        ),
-        encoding="utf-8",
-    )
+                     "--import-mode=importlib", "-p", "no:terminal"]  # fmt: skip
+        try:
+            code = pytest.main(arguments, plugins=[context, loop])
+        finally:
+            shutil.rmtree(slot, ignore_errors=True)
+    if not loop.served:
+        raise SystemExit(f"pytest could not collect the tests (exit code {int(code)})")
     return 0
+
+
+class ServeLoop:
+    """A pytest plugin that replaces the test loop: collect once, then fork per submission."""
+
+    def __init__(
+        self,
+        spec: AssignmentSpec,
+        isolation: Isolation,
+        zygote: Zygote,
+        context: GradingContext,
+        requests: IO[str],
+        replies: IO[str],
+    ) -> None:
+        self.spec = spec
+        self.isolation = isolation
+        self.zygote = zygote
+        self.context = context
+        self.requests = requests
+        self.replies = replies
+        self.served = False
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtestloop(self, session: pytest.Session) -> bool:
+        self.served = True
+        gc.collect()
+        gc.freeze()  # children share the collected session's pages instead of copying them
+        self._reply({"ready": True, "tests": len(session.items)})
+        for line in self.requests:
+            request = json.loads(line)
+            started = time.monotonic()
+            try:
+                problem = self._grade(session, request)
+            except Exception as error:  # the runner must answer, whatever went wrong
+                problem = f"the runner failed: {type(error).__name__}: {error}"
+            duration = round(time.monotonic() - started, 3)
+            self._reply({"id": request.get("id"), "problem": problem, "duration_s": duration})
+        return True
+
+    def _reply(self, message: dict[str, Any]) -> None:
+        self.replies.write(json.dumps(message) + "\n")
+
+    def _grade(self, session: pytest.Session, request: dict[str, Any]) -> str | None:
+        """Grade one submission; None when its results are written, else what went wrong."""
+        slot = self.zygote.workdir
+        _fill(slot, Path(request["submission_dir"]))
+        results = Path(request["results"])
+        pid = os.fork()
+        if pid == 0:
+            self._child(session, slot / request["module_file"], results)
+        limit = self.spec.limits.submission_timeout_s + CHILD_ALLOWANCE_S
+        code = _wait(pid, time.monotonic() + limit)
+        self.zygote.end(None)  # every worker process ends; the sandbox's /tmp is emptied
+        _empty(slot)
+        if code is None:
+            return f"the grader's checks did not finish within {limit:g} s"
+        if code != 0 or not results.is_file():
+            return f"the grader's checks failed (exit code {code})"
+        data = json.loads(results.read_text(encoding="utf-8"))
+        memo.add(data.pop("verdicts", {}))
+        return None
+
+    def _child(self, session: pytest.Session, module: Path, results: Path) -> None:
+        """In the forked child: run every test on the submission, write the results, exit."""
+        code = 1
+        try:
+            os.setpgid(0, 0)  # the runner can end this child and its bounded helpers together
+            student = StudentSession(
+                submission=module,
+                module_name=self.spec.module_name,
+                limits=self.spec.limits,
+                isolation=self.isolation,
+                zygote=self.zygote,
+            )
+            self.context.student = StudentProxy(student)
+            self.context.calls = student.calls
+            with student:
+                items = session.items
+                for index, item in enumerate(items):
+                    following = items[index + 1] if index + 1 < len(items) else None
+                    item.ihook.pytest_runtest_protocol(item=item, nextitem=following)
+            data = {
+                "tests": recorder(session.config).records(),
+                "isolation": self.isolation.layers,
+                "output": student.output.text(),
+                "worker_events": student.events,
+                "verdicts": memo.learnt(),
+            }
+            results.write_text(json.dumps(data), encoding="utf-8")
+            code = 0
+        except BaseException:  # the child reports, and never returns into the runner's loop
+            with contextlib.suppress(BaseException):
+                traceback.print_exc()
+        finally:
+            with contextlib.suppress(BaseException):
+                sys.stderr.flush()
+            os._exit(code)
+
+
+def _fill(slot: Path, source: Path) -> None:
+    """Copy the submission's folder into the (empty) slot and hand it to the worker's user."""
+    for entry in source.iterdir():
+        target = slot / entry.name
+        if entry.is_dir():
+            shutil.copytree(entry, target, symlinks=False)
+        else:
+            shutil.copyfile(entry, target)
+    hand_to_worker(slot)
+
+
+def _empty(slot: Path) -> None:
+    for entry in slot.iterdir():
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+        else:
+            with contextlib.suppress(OSError):
+                entry.unlink()
+
+
+def _wait(pid: int, deadline: float) -> int | None:
+    """The child's exit code; None after killing it (with its group) at the deadline."""
+    pause = 0.001
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return os.waitstatus_to_exitcode(status)
+        if time.monotonic() >= deadline:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            return None
+        time.sleep(pause)
+        pause = min(pause * 2, 0.02)
 
 
 def import_instructor_module(path: Path) -> ModuleType:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from autograder.course import Course
 from autograder.diagnose import Misconception
-from autograder.grade import grade_submission
+from autograder.grade import RunnerPool
 from autograder.results import SubmissionResult
 from autograder.rubric import AssignmentSpec
 from autograder.runner import load_catalogue
@@ -61,8 +61,9 @@ def validate(
             cases = [
                 case for case in cases if case.name in only or case.name.split(": ")[-1] in only
             ]
-        with ThreadPoolExecutor(max_workers=max(jobs, 1)) as pool:
-            results = list(pool.map(lambda case: grade_submission(course, spec, case.path), cases))
+        size = max(1, min(jobs, len(cases)))
+        with RunnerPool(course, spec, size=size) as runners, ThreadPoolExecutor(size) as pool:
+            results = list(pool.map(lambda case: runners.grade(case.path), cases))
     return [_judge(case, result, spec) for case, result in zip(cases, results, strict=True)]
 
 

@@ -169,9 +169,7 @@ def test_trusted_process_never_imports_the_submission(
         encoding="utf-8",
     )
     result = grade_submission(course, spec, submission)
-    assert (
-        "imported by" in result.output and '"module_name": "positional_encoding"' in result.output
-    )
+    assert "imported by" in result.output and '"workdir":' in result.output  # the zygote's argv
     markers = [p for p in (grader_cwd, course.root, tmp_path) if (p / "IMPORTED-HERE").exists()]
     assert markers == []  # only the worker's private (and now removed) folder ever held one
 
@@ -195,7 +193,7 @@ def test_grading_without_bubblewrap_still_isolates_what_it_can(
     alive = [
         p
         for p in Path("/proc").iterdir()
-        if p.name.isdigit() and b"autograder.sandbox.worker" in _cmdline(p)
+        if p.name.isdigit() and b"autograder.sandbox.zygote" in _cmdline(p)
     ]
     assert alive == []
 

@@ -13,11 +13,14 @@ half; a proof of fewer than two steps earns nothing.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from autograder.checks import memo
 from autograder.checks.failure import CheckFailure, PartialCredit, note
 from autograder.checks.proof_parse import Domain, ProofSyntaxError
 
@@ -91,6 +94,24 @@ def assert_proof(proof: Any, statement: Statement, *, what: str) -> ProofReport:
 def check_proof(proof: Any, statement: Statement) -> ProofReport:
     """Every step's verdict, up to and including the first that is not accepted, and the credit."""
     steps = _as_steps(proof, statement)
+    parts = [statement.name, statement.left, statement.right, json.dumps(steps)]
+    data = memo.remembered(
+        memo.key("proof", parts), lambda: _report_data(_check_steps(steps, statement))
+    )
+    return ProofReport(
+        tuple(StepVerdict(**step) for step in data["steps"]), data["credit"], data["summary"]
+    )
+
+
+def _report_data(report: ProofReport) -> dict[str, Any]:
+    return {
+        "steps": [dataclasses.asdict(step) for step in report.steps],
+        "credit": report.credit,
+        "summary": report.summary,
+    }
+
+
+def _check_steps(steps: list[tuple[str, str]], statement: Statement) -> ProofReport:
     domain = statement.domain
     verdicts: list[StepVerdict] = []
     left, right = domain.parse(statement.left), domain.parse(statement.right)

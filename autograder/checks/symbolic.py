@@ -19,6 +19,7 @@ from typing import Any, Literal
 import numpy as np
 import sympy as sp
 
+from autograder.checks import memo
 from autograder.checks.bounded import run_bounded
 from autograder.checks.evaluate import NotEvaluable, evaluate
 from autograder.checks.failure import CheckFailure, format_value, note
@@ -117,6 +118,20 @@ def assert_equivalent(
 def _screen(
     expression: sp.Basic, expected: sp.Basic, *, what: str, symbols: Sequence[sp.Symbol], seed: int
 ) -> None:
+    parts = [sp.srepr(expression), sp.srepr(expected), what, str(seed), str(POLICY.screen_points)]
+    verdict_key = memo.key("screen", [*parts, *(sp.srepr(s) for s in symbols)])
+    problem = memo.remembered(
+        verdict_key,
+        lambda: _screen_problem(expression, expected, what=what, symbols=symbols, seed=seed),
+    )
+    if problem is not None:
+        raise CheckFailure(problem)
+
+
+def _screen_problem(
+    expression: sp.Basic, expected: sp.Basic, *, what: str, symbols: Sequence[sp.Symbol], seed: int
+) -> str | None:
+    """Why `expression` differs from `expected` at one of the screen's points, or None."""
     generator = random.Random(seed)
     for _ in range(POLICY.screen_points):
         point = {s: generator.uniform(-3, 3) for s in symbols}
@@ -129,14 +144,15 @@ def _screen(
             OverflowError,
             RecursionError,
         ) as error:
-            raise CheckFailure(f"{what} could not be evaluated: {error}") from None
+            return f"{what} could not be evaluated: {error}"
         should = evaluate(expected, point)
         if abs(yours - should) > SCREEN_TOLERANCE * max(1.0, abs(should)):
             at = ", ".join(f"{s}={format_value(v)}" for s, v in point.items())
-            raise CheckFailure(
+            return (
                 f"{what} should equal {expected}; at {at} yours is {_number(yours)} "
                 f"but it should be {_number(should)}"
             )
+    return None
 
 
 def prove_equal(left: sp.Basic, right: sp.Basic) -> str:
@@ -155,8 +171,12 @@ def prove_equal(left: sp.Basic, right: sp.Basic) -> str:
                 return "proved"
         return "not proved"
 
-    outcome = run_bounded(attempt, timeout_s=POLICY.proof_timeout_s)
-    return str(outcome.value) if outcome.problem is None else outcome.problem
+    def bounded() -> str:
+        outcome = run_bounded(attempt, timeout_s=POLICY.proof_timeout_s)
+        return str(outcome.value) if outcome.problem is None else outcome.problem
+
+    parts = [sp.srepr(left), sp.srepr(right), str(POLICY.proof_timeout_s)]
+    return memo.remembered(memo.key("prove", parts), bounded)
 
 
 def numeric_values(value: Any, point: dict[sp.Symbol, float], *, what: str) -> np.ndarray:

@@ -1,19 +1,18 @@
 """The grader's side of the worker: start it, call the student's functions, stop it for good.
 
-One `StudentSession` per submission. A call that times out, or a worker that exits, crashes or
-sends garbage, kills the worker; the next call starts a fresh one (re-importing the module).
-Each failure reaches the test as an exception the feedback module turns into a message.
+One `StudentSession` per submission; its workers are forked by a zygote (zygote.py), its own or
+one the runner shares between the submissions it grades one after another. A call that times
+out, or a worker that exits, crashes or sends garbage, kills the worker; the next call starts a
+fresh one (re-importing the module). Each failure reaches the test as an exception the feedback
+module turns into a message.
 """
 
 from __future__ import annotations
 
 import contextlib
 import copy
-import json
 import os
 import signal
-import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -26,20 +25,8 @@ from autograder.diagnose import Call
 from autograder.feedback import SubmissionImportError
 from autograder.sandbox import channel, codec
 from autograder.sandbox.isolation import UNPRIVILEGED_UID, Isolation
-from autograder.sandbox.limits import Limits, scrubbed_environment
-from autograder.sandbox.reaper import end_children
-
-STARTUP_ALLOWANCE_S = 30.0
-"""Starting a worker (Python with numpy and sympy) is not the student's time."""
-
-
-ENGINE_ROOT = str(Path(__file__).resolve().parents[2])
-"""The folder holding this `autograder` package: the worker imports the very same engine."""
-WORKER_BOOTSTRAP = (
-    "import sys; sys.path.insert(0, sys.argv[1]); "
-    "from autograder.sandbox.worker import main; sys.exit(main(sys.argv[2:]))"
-)
-"""`python -I` ignores PYTHONPATH and the current folder: the engine's place is passed in."""
+from autograder.sandbox.limits import Limits
+from autograder.sandbox.zygote import STARTUP_ALLOWANCE_S, Zygote, ZygoteFailed
 
 
 class _Callable:
@@ -104,8 +91,10 @@ class StudentSession:
         module_name: str,
         limits: Limits,
         isolation: Isolation,
-        reap_orphans: bool = False,
+        zygote: Zygote | None = None,
     ) -> None:
+        """`zygote`: a running one whose workdir is the submission's folder (the caller keeps
+        and closes it); by default the session starts its own."""
         self.submission = submission
         self.module_name = module_name
         self.limits = limits
@@ -113,7 +102,9 @@ class StudentSession:
         self.deadline = time.monotonic() + limits.submission_timeout_s
         self.output = _Output(cap=limits.output_kb * 1024)
         self.events: list[str] = []
-        self._process: subprocess.Popen[bytes] | None = None
+        self._own_zygote = zygote is None
+        self.zygote = zygote or Zygote(isolation, submission.parent)
+        self._pid: int | None = None
         self._fds: tuple[int, int] = (-1, -1)
         self._drainer: threading.Thread | None = None
         self._import_error: str | None = None
@@ -122,9 +113,8 @@ class StudentSession:
         self.rlimits: list[str] = []
         self.calls: list[Call] = []
         """Every successful call and constant read, for diagnosing a failed test."""
-        self.reap_orphans = reap_orphans
-        """The caller is a subreaper that runs nothing but workers: end all its children."""
         self.orphans_ended = 0
+        """Processes the workers left behind, ended with them."""
 
     # -- calls -------------------------------------------------------------------------------
 
@@ -218,34 +208,28 @@ class StudentSession:
     # -- the process -------------------------------------------------------------------------
 
     def _ensure_worker(self) -> None:
-        if self._process is not None and self._process.poll() is None:
+        if self._pid is not None:
             return
         if self._import_error is not None:
             raise SubmissionImportError(self._import_error)
         request_read, request_write = os.pipe()
         response_read, response_write = os.pipe()
         output_read, output_write = os.pipe()
-        workdir = self.isolation.workdir_in_worker(self.submission.parent)
         config = {
-            "submission": f"{workdir}/{self.submission.name}",
+            "submission": f"{self.zygote.workdir_in_worker}/{self.submission.name}",
             "module_name": self.module_name,
             "limits": self.limits.to_dict(),
             "drop_uid": UNPRIVILEGED_UID if self.isolation.drop_user else None,
         }
-        command = [sys.executable, "-I", "-c", WORKER_BOOTSTRAP, ENGINE_ROOT,
-                   str(request_read), str(response_write), json.dumps(config)]  # fmt: skip
-        self._process = subprocess.Popen(
-            self.isolation.wrap(command, self.submission.parent),
-            cwd=self.submission.parent,
-            env=scrubbed_environment(workdir),
-            stdin=subprocess.DEVNULL,
-            stdout=output_write,
-            stderr=output_write,
-            pass_fds=(request_read, response_write),
-            start_new_session=True,
-        )
-        for fd in (request_read, response_write, output_write):
-            os.close(fd)
+        try:
+            self._pid = self.zygote.spawn(config, (request_read, response_write, output_write))
+        except ZygoteFailed as failed:
+            for fd in (request_write, response_read, output_read):
+                os.close(fd)
+            raise StudentCrash(f"the grader could not start a worker: {failed}") from None
+        finally:
+            for fd in (request_read, response_write, output_write):
+                os.close(fd)
         self._fds = (request_write, response_read)
         self._drainer = threading.Thread(target=self.output.drain, args=(output_read,), daemon=True)
         self._drainer.start()
@@ -266,27 +250,28 @@ class StudentSession:
 
     def _stop(self, reason: str) -> int | None:
         """Kill the worker and everything it started; return its exit code."""
-        process, self._process = self._process, None
-        if process is None:
+        pid, self._pid = self._pid, None
+        if pid is None:
             return None
         self.events.append(reason)
         for fd in self._fds:
             with contextlib.suppress(OSError):
                 os.close(fd)
         self._fds = (-1, -1)
-        if reason == "crash":  # it is ending by itself: let it, so that its exit code is known
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                process.wait(timeout=1)
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGKILL)
-        code = process.wait()
-        self.orphans_ended += end_children() if self.reap_orphans else 0
+        try:
+            code, ended = self.zygote.end(pid, patient=reason in ("crash", "closed"))
+        except ZygoteFailed:
+            code, ended = None, 0
+            self.zygote.close_now()
+        self.orphans_ended += ended
         if self._drainer is not None:
             self._drainer.join(timeout=5)
         return code
 
     def close(self) -> None:
         self._stop("closed")
+        if self._own_zygote:
+            self.zygote.close()
 
     def __enter__(self) -> StudentSession:
         return self

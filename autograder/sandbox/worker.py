@@ -1,15 +1,15 @@
 """The worker: imports the student's module and answers calls, one at a time, with data only.
 
-Started by client.py as `python -I -m autograder.sandbox.worker REQUEST_FD RESPONSE_FD CONFIG`.
-Before any student code runs it imports numpy and sympy, sets its rlimits and, when asked,
-drops to an unprivileged user. Everything it sends passes the codec; a value that may not cross
-becomes an error message, never a pickle.
+Forked by the zygote (zygote.py) for each submission, from a process that has numpy and sympy
+imported already. Before any student code runs it sets its rlimits and, when asked, drops to an
+unprivileged user. Everything it sends passes the codec; a value that may not cross becomes an
+error message, never a pickle.
 """
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
-import json
 import os
 import sys
 import traceback
@@ -19,17 +19,21 @@ from typing import Any
 
 PRELOADED = ("numpy", "numpy.linalg", "numpy.fft", "numpy.random", "sympy", "math", "cmath",
              "itertools", "functools", "fractions", "decimal", "statistics", "random", "typing",
-             "dataclasses", "collections", "collections.abc", "re", "json", "copy")  # fmt: skip
+             "dataclasses", "collections", "collections.abc", "re", "json", "copy",
+             "autograder.sandbox.channel", "autograder.sandbox.codec", "autograder.feedback",
+             "autograder.sandbox.limits")  # fmt: skip
 """Imported before the student's module, so it finds them even after the user is dropped."""
 
 EXCEPTION_TEXT_LIMIT = 2000
 
 
-def main(argv: list[str]) -> int:
-    request_fd, response_fd = int(argv[0]), int(argv[1])
-    config = json.loads(argv[2])
+def preload() -> None:
     for name in PRELOADED:
         importlib.import_module(name)
+
+
+def serve(request_fd: int, response_fd: int, config: dict[str, Any]) -> int:
+    """Limit this process, drop the user, import the submission, then answer calls until EOF."""
     from autograder.sandbox import channel, codec
     from autograder.sandbox.limits import Limits, apply_limits
 
@@ -39,6 +43,7 @@ def main(argv: list[str]) -> int:
         os.setgroups([])
         os.setgid(drop_uid)
         os.setuid(drop_uid)
+    os.umask(0o077)
     submission = Path(config["submission"])
     module, import_error = _import(submission, config["module_name"])
     channel.send(response_fd, {"ready": True, "import_error": import_error, "rlimits": applied})
@@ -135,7 +140,3 @@ def _raised(error: BaseException, submission: Path) -> dict[str, Any]:
         "function": where.name if where else None,
         "line": where.lineno if where else None,
     }
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

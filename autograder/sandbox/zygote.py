@@ -1,0 +1,349 @@
+"""The zygote: a warm process inside the sandbox that forks one fresh worker per submission.
+
+Starting Python and importing numpy and sympy costs far more than grading a submission, so the
+sandbox is set up once (bwrap, its allow-listed file system, a scrubbed environment) around a
+process that has done those imports; each worker is a fork of it that limits itself, drops to
+the unprivileged user and only then imports student code. After each worker the zygote ends
+every process the worker left (it is their subreaper; under bwrap it kills everything in its PID
+namespace but bwrap's init and itself) and, with a private /tmp, empties it: the next
+submission finds nothing of the last.
+
+The grader talks to it over a Unix socket: JSON lines, the worker's pipes passed as file
+descriptors. The zygote never runs student code itself, and a worker closes the socket before
+it does.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import gc
+import itertools
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+from autograder.sandbox.isolation import Isolation
+from autograder.sandbox.limits import scrubbed_environment
+
+ENGINE_ROOT = str(Path(__file__).resolve().parents[2])
+"""The folder holding this `autograder` package: the zygote imports the very same engine."""
+ZYGOTE_BOOTSTRAP = (
+    "import sys; sys.path.insert(0, sys.argv[1]); "
+    "from autograder.sandbox.zygote import serve; sys.exit(serve(int(sys.argv[2]), sys.argv[3]))"
+)
+"""`python -I` ignores PYTHONPATH and the current folder: the engine's place is passed in."""
+STARTUP_ALLOWANCE_S = 30.0
+"""Starting the zygote (Python with numpy and sympy) is not the student's time."""
+REPLY_TIMEOUT_S = 30.0
+PR_SET_DUMPABLE = 4
+MAX_LINE = 1 << 20
+
+
+class ZygoteFailed(Exception):
+    """The zygote did not start, or stopped answering."""
+
+
+class Zygote:
+    """The grader's handle on one zygote; started on first use, restarted if it dies."""
+
+    def __init__(self, isolation: Isolation, workdir: Path) -> None:
+        self.isolation = isolation
+        self.workdir = workdir
+        """The submission's folder: the workers' working directory, bound into the sandbox."""
+        self._process: subprocess.Popen[bytes] | None = None
+        self._socket: socket.socket | None = None
+        self._ids = itertools.count()
+
+    def start(self) -> None:
+        """Start it now rather than at the first worker (a runner does, before it forks)."""
+        if self._process is None or self._process.poll() is not None:
+            self._start()
+
+    @property
+    def workdir_in_worker(self) -> str:
+        return self.isolation.workdir_in_worker(self.workdir)
+
+    def spawn(self, config: dict[str, Any], fds: tuple[int, int, int]) -> int:
+        """Fork a worker serving `config` on (request, response, output) fds; its pid."""
+        reply = self._ask({"op": "spawn", "config": config}, fds)
+        return int(reply["pid"])
+
+    def end(self, pid: int | None, *, patient: bool = False) -> tuple[int | None, int]:
+        """Kill worker `pid` (given a second to end by itself if `patient`) and everything else
+        the workers left; (its exit code, how many other processes were ended)."""
+        reply = self._ask({"op": "end", "pid": pid, "patient": patient})
+        code = reply.get("code")
+        return (int(code) if code is not None else None), int(reply.get("ended", 0))
+
+    def close(self) -> None:
+        process, self._process = self._process, None
+        if self._socket is not None:
+            self._socket.close()
+            self._socket = None
+        if process is not None:
+            try:
+                process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+
+    def __enter__(self) -> Zygote:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- the conversation --------------------------------------------------------------------
+
+    def _ask(self, request: dict[str, Any], fds: tuple[int, ...] = ()) -> dict[str, Any]:
+        if request["op"] == "end" and self._process is None:
+            return {"code": None, "ended": 0}
+        for attempt in (1, 2):
+            if self._process is None or self._process.poll() is not None:
+                self._start()
+            assert self._socket is not None
+            request = {**request, "id": f"{os.getpid()}-{next(self._ids)}"}
+            try:
+                data = json.dumps(request).encode() + b"\n"
+                socket.send_fds(self._socket, [data], list(fds))
+                while True:  # a reply to a request an interrupted caller made is skipped
+                    reply = _read_line(self._socket)
+                    if reply.get("id") == request["id"]:
+                        return reply
+            except (OSError, ValueError, ZygoteFailed) as error:
+                self.close_now()
+                if attempt == 2 or request["op"] != "spawn":
+                    raise ZygoteFailed(f"the sandbox's zygote stopped answering: {error}") from None
+        raise AssertionError("unreachable")
+
+    def close_now(self) -> None:
+        process, self._process = self._process, None
+        if self._socket is not None:
+            self._socket.close()
+            self._socket = None
+        if process is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+    def _start(self) -> None:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        config = {"private_tmp": bool(self.isolation.bwrap), "workdir": self.workdir_in_worker}
+        command = [sys.executable, "-I", "-c", ZYGOTE_BOOTSTRAP, ENGINE_ROOT,
+                   str(theirs.fileno()), json.dumps(config)]  # fmt: skip
+        try:
+            self._process = subprocess.Popen(
+                self.isolation.wrap(command, self.workdir),
+                cwd=self.workdir,
+                env=scrubbed_environment(self.workdir_in_worker),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                pass_fds=(theirs.fileno(),),
+                start_new_session=True,
+            )
+        finally:
+            theirs.close()
+        self._socket = ours
+        ours.settimeout(STARTUP_ALLOWANCE_S)
+        try:
+            hello = _read_line(ours)
+        except (OSError, ValueError, ZygoteFailed) as error:
+            self.close_now()
+            raise ZygoteFailed(f"the sandbox's zygote did not start: {error}") from None
+        if not hello.get("ready"):
+            self.close_now()
+            raise ZygoteFailed(f"the sandbox's zygote did not start: {hello}")
+        ours.settimeout(REPLY_TIMEOUT_S)
+
+
+def _read_line(sock: socket.socket) -> dict[str, Any]:
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise ZygoteFailed("it closed its socket")
+        data += chunk
+        if len(data) > MAX_LINE:
+            raise ZygoteFailed("it sent an over-long message")
+    reply = json.loads(data)
+    if not isinstance(reply, dict):
+        raise ZygoteFailed("it sent something that is not a message")
+    return reply
+
+
+# -- inside the sandbox ------------------------------------------------------------------------
+
+
+def serve(control_fd: int, config_text: str) -> int:
+    """The zygote's loop: spawn workers and end them, until the grader closes the socket."""
+    from autograder.sandbox.reaper import become_subreaper
+    from autograder.sandbox.worker import preload
+
+    config = json.loads(config_text)
+    _not_dumpable()
+    preload()
+    become_subreaper()
+    control = socket.socket(fileno=control_fd)
+    gc.collect()
+    gc.freeze()  # the workers share these pages instead of copying them as they touch objects
+    _send(control, {"ready": True})
+    pending = b""
+    while True:
+        try:
+            data, fds, _, _ = socket.recv_fds(control, 65536, 3)
+        except OSError:
+            data, fds = b"", []
+        if not data:
+            _end_everything(None, patient=False, config=config)
+            return 0
+        pending += data
+        if not pending.endswith(b"\n"):
+            for fd in fds:
+                os.close(fd)
+            continue
+        request, pending = json.loads(pending), b""
+        if request.get("op") == "spawn" and len(fds) == 3:
+            pid = os.fork()
+            if pid == 0:
+                control.close()
+                _become_worker(fds, request["config"])
+            for fd in fds:
+                os.close(fd)
+            reply: dict[str, Any] = {"pid": pid}
+        elif request.get("op") == "end":
+            code, ended = _end_everything(request.get("pid"), bool(request.get("patient")), config)
+            reply = {"code": code, "ended": ended}
+        else:
+            for fd in fds:
+                os.close(fd)
+            reply = {"error": "unknown request"}
+        _send(control, {"id": request.get("id"), **reply})
+
+
+def _send(control: socket.socket, message: dict[str, Any]) -> None:
+    control.sendall(json.dumps(message).encode() + b"\n")
+
+
+def _not_dumpable() -> None:
+    """No process of the same user may attach to the zygote (ptrace) or read its memory."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+
+
+def _become_worker(fds: list[int], config: dict[str, Any]) -> None:
+    """In the forked child: become the submission's worker, and never return to the loop."""
+    code = 1
+    try:
+        request_fd, response_fd, output_fd = fds
+        os.setsid()
+        os.dup2(output_fd, 1)
+        os.dup2(output_fd, 2)
+        os.close(output_fd)
+        for stream in (sys.stdout, sys.stderr):  # what it printed survives a kill at a timeout
+            stream.reconfigure(line_buffering=True)  # type: ignore[attr-defined]
+        from autograder.sandbox.worker import serve as serve_calls
+
+        code = serve_calls(request_fd, response_fd, config)
+    except BaseException:  # whatever happens, this process must not fall back into the zygote
+        with contextlib.suppress(BaseException):
+            traceback.print_exc()
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(BaseException):
+                stream.flush()
+        os._exit(code)
+
+
+def _end_everything(
+    pid: int | None, patient: bool, config: dict[str, Any]
+) -> tuple[int | None, int]:
+    """End worker `pid` (its exit code) and every other process the workers left; clean /tmp."""
+    code = None
+    if pid:
+        if patient:  # it is ending by itself: let it, so that its exit code is known
+            code = _wait(pid, time.monotonic() + 1.0)
+        if code is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+            code = _wait(pid, None)
+    if config["private_tmp"]:
+        ended = _end_namespace()
+        _empty_private_folders(config["workdir"])
+    else:
+        from autograder.sandbox.reaper import end_children
+
+        ended = end_children()
+    return code, ended
+
+
+def _wait(pid: int, deadline: float | None) -> int | None:
+    """`pid`'s exit code once it ended (None if still running at the deadline)."""
+    while True:
+        try:
+            done, status = os.waitpid(pid, 0 if deadline is None else os.WNOHANG)
+        except ChildProcessError:
+            return None
+        if done:
+            return os.waitstatus_to_exitcode(status)
+        if deadline is not None and time.monotonic() >= deadline:
+            return None
+        time.sleep(0.005)
+
+
+def _end_namespace() -> int:
+    """Kill every process of this PID namespace but bwrap's init (1) and the zygote."""
+    keep = {1, os.getpid()}
+    ended: set[int] = set()
+    for _ in range(1000):
+        alive = [pid for pid in _living_pids() if pid not in keep]
+        for pid in alive:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        ended.update(alive)
+        with contextlib.suppress(ChildProcessError):
+            while os.waitpid(-1, os.WNOHANG)[0]:
+                pass
+        if not alive:
+            break
+        time.sleep(0.002)
+    return len(ended)
+
+
+def _living_pids() -> list[int]:
+    pids = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except (OSError, IndexError):
+                continue
+            if state not in ("Z", "X"):
+                pids.append(int(entry))
+    return pids
+
+
+def _empty_private_folders(workdir: str) -> None:
+    """The sandbox's own /tmp and /dev/shm (tmpfs, seen by no one else): left empty."""
+    for folder in (Path("/tmp"), Path("/dev/shm")):
+        with contextlib.suppress(OSError):
+            for entry in folder.iterdir():
+                if str(entry) == workdir or Path(workdir).is_relative_to(entry):
+                    continue
+                if entry.is_dir() and not entry.is_symlink():
+                    shutil.rmtree(entry, ignore_errors=True)
+                else:
+                    with contextlib.suppress(OSError):
+                        entry.unlink()
