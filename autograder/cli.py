@@ -18,8 +18,9 @@ from autograder.batch import Item, discover, grade_class, shard
 from autograder.check import DEFAULT_TIMEOUT_S, CheckReport, locate, run_check
 from autograder.course import Course
 from autograder.errors import AutograderError, ConfigError
-from autograder.grade import grade_submission
+from autograder.grade import Runner
 from autograder.gradebook import Entry, Gradebook, merge
+from autograder.progress import Progress
 from autograder.release import check_release, write_release
 from autograder.report import FORMATS
 from autograder.results import SubmissionResult
@@ -254,18 +255,16 @@ def _grade(args: argparse.Namespace) -> int:
         return _grade_without_gradebook(course, spec, items, verbose=args.verbose)
     total = len(items)
 
-    def report_progress(entry: Entry, done: int, todo: int) -> None:
-        shown = (
-            render_grade(entry.result)
-            if total == 1 or args.verbose
-            else render_grade_line(entry.result)
-        )
-        print(f"[{done}/{todo}] {shown}" if total > 1 else shown, flush=True)
+    def describe(entry: Entry) -> str:
+        detailed = total == 1 or args.verbose
+        return render_grade(entry.result) if detailed else render_grade_line(entry.result)
 
+    progress = Progress(total, describe=describe, verbose=args.verbose)
     summary = grade_class(
         course, spec, items, out=args.out, jobs=args.jobs, regrade=args.regrade,
-        formats=formats, on_result=report_progress,
+        formats=formats, on_result=progress.update,
     )  # fmt: skip
+    progress.close()
     if summary.skipped:
         print(f"{len(summary.skipped)} submission(s) already graded with this rubric: skipped")
     with Gradebook(args.out) as book:
@@ -280,11 +279,12 @@ def _grade_without_gradebook(
     course: Course, spec: AssignmentSpec, items: list[Item], *, verbose: bool
 ) -> int:
     results = []
-    for item in items:
-        result = grade_submission(course, spec, item.path)
-        results.append(result)
-        detailed = len(items) == 1 or verbose
-        print(render_grade(result) if detailed else render_grade_line(result), flush=True)
+    with Runner(course, spec) as runner:
+        for item in items:
+            result = runner.grade(item.path)
+            results.append(result)
+            detailed = len(items) == 1 or verbose
+            print(render_grade(result) if detailed else render_grade_line(result), flush=True)
     if len(results) > 1:
         print(render_class(spec, results))
     return EXIT_FAILED if any(r.status == "grader_error" for r in results) else EXIT_OK

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import importlib
 import importlib.util
 import json
 import os
@@ -30,7 +31,7 @@ import time
 import traceback
 from pathlib import Path
 from types import ModuleType
-from typing import IO, Any
+from typing import IO, Any, Literal
 
 import pytest
 
@@ -46,12 +47,22 @@ from autograder.sandbox.isolation import Isolation, choose, hand_to_worker
 from autograder.sandbox.zygote import Zygote
 
 TEST_FOLDERS = ("public_tests", "hidden_tests")
+UNUSED_PLUGINS = ("cacheprovider", "terminal", "faulthandler", "pastebin", "junitxml", "doctest",
+                  "stepwise", "setuponly", "setupplan", "debugging", "unraisableexception",
+                  "threadexception", "warnings")  # fmt: skip
+"""Per-test work nobody reads when grading (outcomes come from the recorder). The plugins that
+give tests fixtures (tmp_path, monkeypatch, capsys, caplog, recwarn) stay."""
+PRELOADED = ("numpy.random", "sympy.combinatorics", "sympy.sets.setexpr", "sympy.tensor.tensor",
+             "secrets", "hmac", "difflib", "pprint")  # fmt: skip
+"""Imported by the checks on first use: imported once here instead of in every child."""
 CHILD_ALLOWANCE_S = 60.0
 """Beyond the submission's own time budget: the grader's own checks (symbolic proofs)."""
 
 
 def main(argv: list[str]) -> int:
     config = json.loads(argv[0])
+    for name in PRELOADED:
+        importlib.import_module(name)
     requests = os.fdopen(os.dup(0), "r", encoding="utf-8")
     replies = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
     os.dup2(2, 1)  # whatever else is printed goes to stderr, never among the replies
@@ -77,9 +88,10 @@ def main(argv: list[str]) -> int:
         loop = ServeLoop(spec, isolation, zygote, context, requests, replies)
         ini = Path(scratch) / "pytest.ini"
         ini.write_text("[pytest]\n", encoding="utf-8")
+        unused = [part for name in UNUSED_PLUGINS for part in ("-p", f"no:{name}")]
         arguments = [*tests, "-c", str(ini), "--rootdir", str(folder),
-                     "-p", "autograder.pytest_plugin", "-p", "no:cacheprovider",
-                     "--import-mode=importlib", "-p", "no:terminal"]  # fmt: skip
+                     "-p", "autograder.pytest_plugin", "--import-mode=importlib",
+                     "--capture=sys", *unused]  # fmt: skip
         try:
             code = pytest.main(arguments, plugins=[context, loop])
         finally:
@@ -125,6 +137,27 @@ class ServeLoop:
             duration = round(time.monotonic() - started, 3)
             self._reply({"id": request.get("id"), "problem": problem, "duration_s": duration})
         return True
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_makereport(
+        self, item: pytest.Item, call: pytest.CallInfo[None]
+    ) -> pytest.TestReport:
+        """A report without pytest's rendered traceback (source lines, realpaths): outcomes
+        come from the exception itself (feedback.explain), and no one reads the rendering."""
+        when = call.when
+        assert when != "collect"
+        outcome: Literal["passed", "failed", "skipped"] = "passed"
+        longrepr: Any = None
+        if call.excinfo is not None:
+            if call.excinfo.errisinstance(pytest.skip.Exception):
+                outcome = "skipped"
+                longrepr = (str(item.path), item.location[1], str(call.excinfo.value))
+            else:
+                outcome, longrepr = "failed", call.excinfo.exconly()
+        return pytest.TestReport(
+            item.nodeid, item.location, {}, outcome, longrepr, when, [],
+            call.duration, call.start, call.stop,
+        )  # fmt: skip
 
     def _reply(self, message: dict[str, Any]) -> None:
         self.replies.write(json.dumps(message) + "\n")

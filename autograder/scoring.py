@@ -26,7 +26,7 @@ def score_tests(
                 name=outcome.title,
                 nodeid=outcome.nodeid,
                 part=outcome.part,
-                score=_earned(outcome),
+                score=earned(outcome),
                 max_score=outcome.points,
                 status=outcome.status,
                 visibility=outcome.visibility or default,
@@ -38,7 +38,8 @@ def score_tests(
     return tuple(results)
 
 
-def _earned(outcome: TestOutcome) -> float:
+def earned(outcome: TestOutcome) -> float:
+    """The points an outcome earns: all when passed, its share when it earned partial credit."""
     points = outcome.points or 0.0
     if outcome.status == "passed":
         return points

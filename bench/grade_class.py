@@ -1,75 +1,75 @@
-"""Grade a generated class and compare with the bare limit: per-submission time and peak memory.
+"""Grade a generated class three ways and compare: per-submission time, ratios, peak memory.
 
-Generates N submissions from the sample class's correct and buggy kinds (and, for the second
-class, 5 % that loop into the time limit), then times on the same submissions:
-  (a) the bare limit: each module imported in this process and the hidden suites' main numeric
-      checks run on it against the reference, with no isolation at all;
-  (b) `grade_class` with jobs=1 and jobs=2 (the real path: runner, worker, sandbox, gradebook).
-Peak memory is the largest sum of resident memory over the grader and all its descendants,
-sampled every 50 ms. nbgrader's figure is not measured here yet (it is not installed in this
-environment). Prints medians and ratios; asserts nothing.
+Generates N submissions from the sample class's correct and buggy kinds (and, for a second
+class, 5 % that loop into the call time limit), then times on the same submissions:
+  (a) the bare limit: each submission imported into this one process and the same public and
+      hidden tests run on it in-process by pytest (no worker, no sandbox, no runner);
+  (b) `autograder grade --jobs 1` and `--jobs 2`: the real command, as a separate process;
+  (c) `nbgrader autograde` on the same submissions as notebooks whose test cells call the same
+      checks (`autograder.inline.part_points`), one cell per rubric part (only with --nbgrader,
+      and only for classes of at most --nbgrader-max submissions).
+Peak memory is the largest sum of proportional set sizes (PSS: shared pages split between the
+processes sharing them) over the grader and all its descendants, sampled every 50 ms. For the
+looping class it also prints the time beyond the timeouts themselves (each timed-out call costs
+the rubric's call limit). Prints figures; asserts nothing.
 
-    .venv/bin/python bench/grade_class.py [--n 50] [--skip-jobs1]
+    .venv/bin/python bench/grade_class.py --n 50 200 1000 --nbgrader
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
+import csv
 import itertools
+import json
 import os
+import runpy
 import shutil
+import subprocess
+import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 
-import numpy as np
-
-from autograder.batch import discover, grade_class
 from autograder.course import Course
+from autograder.inline import run_whole
 from autograder.sandbox.reaper import process_table
+from autograder.solutions import solution_source
 
 ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
 KINDS = ("correct_vectorised", "correct_loops", "correct_float32", "bug_sin_cos_swapped",
          "bug_exponent_i", "bug_no_sqrt_scaling", "bug_transposed_rotation")  # fmt: skip
+SAMPLES = ROOT / "assignments" / "positional_encoding" / "sample_class"
 
 
 def make_class(folder: Path, n: int, *, looping_share: float = 0.0) -> Path:
-    samples = ROOT / "assignments" / "positional_encoding" / "sample_class"
     folder.mkdir(parents=True)
     loops = round(n * looping_share)
     kinds = itertools.cycle(KINDS)
     for number in range(n):
-        kind = "hostile_infinite_loop" if number < loops else next(kinds)
-        shutil.copy(samples / f"{kind}.py", folder / f"s{number:04d}_{kind}.py")
+        kind = "hostile_infinite_loop" if number % 20 == 0 and number // 20 < loops else next(kinds)
+        shutil.copy(SAMPLES / f"{kind}.py", folder / f"s{number:04d}_{kind}.py")
     return folder
 
 
-def bare_limit(folder: Path, reference: object) -> float:
-    """Seconds per submission: import it here and run the main numeric checks, unisolated."""
-    rng = np.random.default_rng(0)
-    X = rng.normal(size=(6, 4))
+def bare_limit(course: Course, folder: Path) -> tuple[float, dict[str, float]]:
+    """Seconds per submission, and each one's score: the same tests, in this process."""
+    scores = {}
     started = time.perf_counter()
     paths = sorted(folder.glob("*.py"))
     for path in paths:
-        spec = importlib.util.spec_from_file_location(f"bare_{path.stem}", path)
-        module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-        spec.loader.exec_module(module)  # type: ignore[union-attr]
-        for args in [(8, 16), (5, 3), (100, 16), (7, 12)]:
-            np.allclose(module.sinusoidal_encoding(*args), reference.sinusoidal_encoding(*args))
-        np.allclose(module.self_attention(X), reference.self_attention(X))
-        np.allclose(module.softmax(X * 1e4), reference.softmax(X * 1e4))
-        np.allclose(module.rotation_matrix(3, 0.1), reference.rotation_matrix(3, 0.1))
-        np.allclose(module.shift_matrix(3, 16), reference.shift_matrix(3, 16))
-        np.allclose(module.permutation_matrix([2, 0, 1]), reference.permutation_matrix([2, 0, 1]))
-    return (time.perf_counter() - started) / len(paths)
+        namespace = runpy.run_path(str(path))
+        scores[path.stem] = run_whole(course, None, namespace)
+    return (time.perf_counter() - started) / len(paths), scores
 
 
 class PeakMemory:
-    """Samples the resident memory of this process and all its descendants."""
+    """Samples the proportional memory (PSS) of a process and all its descendants."""
 
-    def __init__(self) -> None:
+    def __init__(self, root: int) -> None:
+        self.root = root
         self.peak = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -84,65 +84,179 @@ class PeakMemory:
 
     def _run(self) -> None:
         while not self._stop.wait(0.05):
-            self.peak = max(self.peak, _tree_rss(os.getpid()))
+            self.peak = max(self.peak, tree_pss(self.root))
 
 
-def _tree_rss(root: int) -> int:
+def tree_pss(root: int) -> int:
     table = process_table()
     total, frontier = 0, [root]
     while frontier:
         pid = frontier.pop()
-        total += table.get(pid, (0, 0))[1]
+        total += _pss(pid)
         frontier += [child for child, (parent, _) in table.items() if parent == pid]
     return total
 
 
-def timed_grade(course: Course, folder: Path, jobs: int) -> tuple[float, float]:
-    spec = course.rubric.assignment()
-    items = discover([folder], module=spec.module)
-    with tempfile.TemporaryDirectory() as out, PeakMemory() as memory:
+def _pss(pid: int) -> int:
+    try:
+        text = Path(f"/proc/{pid}/smaps_rollup").read_text()
+    except OSError:
+        return 0
+    for line in text.splitlines():
+        if line.startswith("Pss:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+def timed_grade(folder: Path, jobs: int) -> tuple[float, float, dict[str, float], float]:
+    """(seconds per submission, peak MiB, scores, seconds spent waiting in call timeouts)."""
+    n = len(list(folder.glob("*.py")))
+    with tempfile.TemporaryDirectory() as out:
+        command = [str(BIN / "autograder"), "grade", str(folder), "--out", out,
+                   "--jobs", str(jobs), "--course", str(ROOT), "--format", "json"]  # fmt: skip
         started = time.perf_counter()
-        grade_class(course, spec, items, out=Path(out), jobs=jobs, formats=())
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        with PeakMemory(process.pid) as memory:
+            _, errors = process.communicate()
         elapsed = time.perf_counter() - started
-    return elapsed / len(items), memory.peak / 2**20
+        if process.returncode not in (0, 1):
+            raise SystemExit(f"grade failed: {errors.decode()[-2000:]}")
+        scores, waited = {}, 0.0
+        for result_file in Path(out).glob("*.json"):
+            result = json.loads(result_file.read_text())
+            scores[result["submission"]] = result["score"]
+            for test in result.get("tests", []):  # the first call that timed out, not the skipped
+                message = test.get("message") or ""
+                if "did not return within" in message and not message.startswith("not run"):
+                    waited += float(message.split("within ")[1].split(" s")[0])
+    return elapsed / n, memory.peak / 2**20, scores, waited
+
+
+NBGRADER_CONFIG = """c = get_config()
+c.CourseDirectory.root = {root!r}
+c.CourseDirectory.course_id = "bench"
+c.ExecutePreprocessor.timeout = 30
+"""
+
+
+def bench_notebook(course: Course, student_source: str | None) -> str:
+    """An nbgrader notebook: one solution cell (the reference's, or a student's file) and a test
+    cell per rubric part whose output is the part's points (nbgrader's partial credit)."""
+    import nbformat
+
+    spec = course.rubric.assignment()
+    reference = course.reference_path(spec)
+    solution = solution_source(reference.read_text(), origin=str(reference))
+    solution = "\n".join(line for line in solution.splitlines() if "SOLUTION" not in line)
+    code = student_source or solution
+    cells = [nbformat.v4.new_code_cell(code)]
+    cells[0].metadata["nbgrader"] = {"grade": False, "solution": True, "locked": False,
+                                     "grade_id": "functions", "schema_version": 3}  # fmt: skip
+    for part in spec.parts:
+        cell = nbformat.v4.new_code_cell(
+            "from autograder.inline import part_points\n"
+            f"### BEGIN HIDDEN TESTS\npart_points({part.name!r}, globals())\n### END HIDDEN TESTS"
+        )
+        cell.metadata["nbgrader"] = {"grade": True, "solution": False, "locked": True,
+                                     "points": part.points, "grade_id": f"test_{part.name}",
+                                     "schema_version": 3}  # fmt: skip
+        cells.append(cell)
+    notebook = nbformat.v4.new_notebook(cells=cells)
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                       "language": "python"}  # fmt: skip
+    return str(nbformat.writes(notebook))
+
+
+def timed_nbgrader(folder: Path, scratch: Path) -> tuple[float, dict[str, float]]:
+    """Seconds per notebook for `nbgrader autograde`, and each notebook's automatic score."""
+    course = scratch / "nbgrader_course"
+    source = course / "source" / "ps1"
+    source.mkdir(parents=True)
+    (course / "nbgrader_config.py").write_text(NBGRADER_CONFIG.format(root=str(course)))
+    (source / "ps1.ipynb").write_text(bench_notebook(Course.load(ROOT), None))
+    environment = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}",
+                   "AUTOGRADER_COURSE": str(ROOT)}  # fmt: skip
+    nbgrader = [str(BIN / "nbgrader")]
+    subprocess.run([*nbgrader, "generate_assignment", "ps1", "--force"], cwd=course,
+                   env=environment, check=True, capture_output=True)  # fmt: skip
+    paths = sorted(folder.glob("*.py"))
+    for path in paths:
+        target = course / "submitted" / path.stem / "ps1"
+        target.mkdir(parents=True)
+        (target / "ps1.ipynb").write_text(bench_notebook(Course.load(ROOT), path.read_text()))
+    started = time.perf_counter()
+    subprocess.run([*nbgrader, "autograde", "ps1", "--create"], cwd=course, env=environment,
+                   check=True, capture_output=True)  # fmt: skip
+    elapsed = time.perf_counter() - started
+    report = course / "grades.csv"
+    subprocess.run([*nbgrader, "export", "--to", str(report)], cwd=course, env=environment,
+                   check=True, capture_output=True)  # fmt: skip
+    with report.open() as handle:
+        scores = {row["student_id"]: float(row["raw_score"]) for row in csv.DictReader(handle)}
+    return elapsed / len(paths), scores
+
+
+def agreement(left: dict[str, float], right: dict[str, float]) -> str:
+    same = sum(1 for k in left if k in right and abs(left[k] - right[k]) < 1e-6)
+    return f"{same}/{len(left)} scores agree"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=50)
-    parser.add_argument("--skip-jobs1", action="store_true")
+    parser.add_argument("--n", type=int, nargs="+", default=[50])
+    parser.add_argument("--nbgrader", action="store_true", help="also time nbgrader autograde")
+    parser.add_argument("--nbgrader-max", type=int, default=50)
+    parser.add_argument("--jobs1-max", type=int, default=200, help="skip --jobs 1 above this N")
+    parser.add_argument("--bare-max", type=int, default=200, help="skip the bare limit above")
+    parser.add_argument("--looping-max", type=int, default=200, help="the 5 %% looping class up to")
     args = parser.parse_args()
     course = Course.load(ROOT)
-    spec = course.rubric.assignment()
-    reference_spec = importlib.util.spec_from_file_location(
-        "reference", course.reference_path(spec)
-    )
-    reference = importlib.util.module_from_spec(reference_spec)  # type: ignore[arg-type]
-    reference_spec.loader.exec_module(reference)  # type: ignore[union-attr]
-    print(f"machine: {os.cpu_count()} cores; class of {args.n} submissions")
+    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
     with tempfile.TemporaryDirectory() as scratch:
-        for label, share in (("no timeouts", 0.0), ("5 % looping", 0.05)):
-            folder = make_class(
-                Path(scratch) / label.replace(" ", "_").replace("%", "pc"),
-                args.n,
-                looping_share=share,
-            )
-            bare = bare_limit(folder, reference) if share == 0 else float("nan")
-            print(f"\n{label}:")
-            if share == 0:
-                print(f"  bare limit (no isolation):   {bare * 1000:8.1f} ms per submission")
-            one = None
-            if not args.skip_jobs1:
-                one, memory = timed_grade(course, folder, 1)
-                print(f"  grade --jobs 1:              {one * 1000:8.1f} ms per submission", end="")
-                print(f", peak {memory:.0f} MiB")
-            two, memory = timed_grade(course, folder, 2)
-            print(f"  grade --jobs 2:              {two * 1000:8.1f} ms per submission", end="")
-            print(f", peak {memory:.0f} MiB")
-            if one:
-                print(f"  jobs 2 vs jobs 1:            {one / two:8.2f}x faster")
-            if share == 0:
-                print(f"  jobs 2 vs bare limit:        {two / bare:8.1f}x slower")
+        for n in args.n:
+            looping = [("5 % looping", 0.05)] if n <= args.looping_max else []
+            classes = [("no timeouts", 0.0), *looping]
+            for label, share in classes:
+                name = f"n{n}_" + label.replace(" ", "_").replace("%", "pc")
+                folder = make_class(Path(scratch) / name, n, looping_share=share)
+                print(f"\n{label}, {n} submissions:")
+                figures: dict[str, float] = {}
+                bare_scores: dict[str, float] = {}
+                if share == 0 and n <= args.bare_max:
+                    figures["bare"], bare_scores = bare_limit(course, folder)
+                    print(
+                        f"  bare limit (one process, no isolation): {figures['bare'] * 1e3:7.1f} ms"
+                    )
+                for jobs in (1, 2):
+                    if jobs == 1 and n > args.jobs1_max:
+                        continue
+                    per, peak, scores, waited = timed_grade(folder, jobs)
+                    figures[f"jobs{jobs}"] = per
+                    line = f"  autograder grade --jobs {jobs}:            {per * 1e3:7.1f} ms"
+                    line += f", peak {peak:.0f} MiB (PSS)"
+                    if waited:
+                        beyond = per - waited / jobs / n
+                        figures[f"beyond{jobs}"] = beyond
+                        line += f"; {beyond * 1e3:.1f} ms beyond {waited:g} s of call timeouts"
+                    print(line)
+                    if bare_scores and jobs == 2:
+                        print(f"    vs the bare limit: {agreement(scores, bare_scores)}")
+                if args.nbgrader and share == 0 and n <= args.nbgrader_max:
+                    per, nb_scores = timed_nbgrader(folder, Path(scratch) / f"nb{n}")
+                    figures["nbgrader"] = per
+                    print(f"  nbgrader autograde:                     {per * 1e3:7.1f} ms")
+                    print(f"    vs autograder grade: {agreement(scores, nb_scores)}")
+                _ratios(figures)
+
+
+def _ratios(figures: dict[str, float]) -> None:
+    two = figures.get("beyond2", figures.get("jobs2"))
+    if "jobs1" in figures and "jobs2" in figures:
+        print(f"  jobs 2 vs jobs 1:        {figures['jobs1'] / figures['jobs2']:6.2f}x faster")
+    if "bare" in figures and two:
+        print(f"  jobs 2 vs bare limit:    {two / figures['bare']:6.2f}x the bare limit's time")
+    if "nbgrader" in figures and two:
+        print(f"  jobs 2 vs nbgrader:      {figures['nbgrader'] / two:6.1f}x faster")
 
 
 if __name__ == "__main__":

@@ -108,6 +108,7 @@ class StudentSession:
         self._fds: tuple[int, int] = (-1, -1)
         self._drainer: threading.Thread | None = None
         self._import_error: str | None = None
+        self._callables: set[str] = set()
         self._hanging: dict[str, str] = {}
         """Functions that timed out once: not called again, to save the submission's budget."""
         self.rlimits: list[str] = []
@@ -142,8 +143,14 @@ class StudentSession:
         return value
 
     def attribute(self, name: str) -> Any:
+        """A constant's value, or CALLABLE for a function (remembered while this worker lives:
+        a test reads `student.f` before every call of f)."""
+        if name in self._callables and self._pid is not None:
+            return CALLABLE
         value = self._ask({"op": "getattr", "name": name}, name)[0]
-        if value is not CALLABLE:
+        if value is CALLABLE:
+            self._callables.add(name)
+        else:
             self.calls.append(Call(name, (), {}, value))
         return value
 
@@ -251,6 +258,7 @@ class StudentSession:
     def _stop(self, reason: str) -> int | None:
         """Kill the worker and everything it started; return its exit code."""
         pid, self._pid = self._pid, None
+        self._callables.clear()
         if pid is None:
             return None
         self.events.append(reason)

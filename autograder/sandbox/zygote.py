@@ -62,11 +62,19 @@ class Zygote:
         self._process: subprocess.Popen[bytes] | None = None
         self._socket: socket.socket | None = None
         self._ids = itertools.count()
+        self._owner = os.getpid()
 
     def start(self) -> None:
         """Start it now rather than at the first worker (a runner does, before it forks)."""
-        if self._process is None or self._process.poll() is not None:
+        if not self._alive():
             self._start()
+
+    def _alive(self) -> bool:
+        if self._process is None:
+            return False
+        if os.getpid() != self._owner:  # a forked child cannot wait for it: its socket will tell
+            return True
+        return self._process.poll() is None
 
     @property
     def workdir_in_worker(self) -> str:
@@ -109,7 +117,7 @@ class Zygote:
         if request["op"] == "end" and self._process is None:
             return {"code": None, "ended": 0}
         for attempt in (1, 2):
-            if self._process is None or self._process.poll() is not None:
+            if not self._alive():
                 self._start()
             assert self._socket is not None
             request = {**request, "id": f"{os.getpid()}-{next(self._ids)}"}
@@ -154,6 +162,7 @@ class Zygote:
         finally:
             theirs.close()
         self._socket = ours
+        self._owner = os.getpid()
         ours.settimeout(STARTUP_ALLOWANCE_S)
         try:
             hello = _read_line(ours)
@@ -187,11 +196,12 @@ def _read_line(sock: socket.socket) -> dict[str, Any]:
 def serve(control_fd: int, config_text: str) -> int:
     """The zygote's loop: spawn workers and end them, until the grader closes the socket."""
     from autograder.sandbox.reaper import become_subreaper
-    from autograder.sandbox.worker import preload
+    from autograder.sandbox.worker import preload, warm_up
 
     config = json.loads(config_text)
     _not_dumpable()
     preload()
+    warm_up()
     become_subreaper()
     control = socket.socket(fileno=control_fd)
     gc.collect()
@@ -251,7 +261,7 @@ def _become_worker(fds: list[int], config: dict[str, Any]) -> None:
         os.dup2(output_fd, 2)
         os.close(output_fd)
         for stream in (sys.stdout, sys.stderr):  # what it printed survives a kill at a timeout
-            stream.reconfigure(line_buffering=True)  # type: ignore[attr-defined]
+            stream.reconfigure(line_buffering=True)  # type: ignore[union-attr]
         from autograder.sandbox.worker import serve as serve_calls
 
         code = serve_calls(request_fd, response_fd, config)

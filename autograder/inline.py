@@ -1,0 +1,127 @@
+"""A part's points for functions defined in this process: the test cells of a notebook.
+
+nbgrader runs a notebook's test cells in the student's own kernel. Such a cell ends with
+`part_points("encoding", globals())`: it runs the kit's tests of that part (public and hidden,
+the same files and markers `autograder grade` uses) against the notebook's functions, prints
+what failed and why on stdout, and returns the points earned, which nbgrader takes as the cell's
+partial credit. There is no isolation here (nbgrader shares one kernel between student code and
+tests); `autograder grade` on the same notebook grades it in the sandbox, with the same points.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import types
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from autograder.course import Course
+from autograder.errors import ConfigError
+from autograder.pytest_plugin import GradingContext, recorder
+from autograder.results import TestOutcome
+from autograder.scoring import earned
+
+COURSE_VARIABLE = "AUTOGRADER_COURSE"
+"""Where the course (grading.toml) is, when the notebook runs outside of it."""
+
+
+def part_points(
+    part: str,
+    namespace: Mapping[str, Any],
+    *,
+    course: str | os.PathLike[str] | None = None,
+    assignment: str | None = None,
+) -> float:
+    """The points `namespace`'s functions earn in `part`, after printing each failure."""
+    loaded = Course.load(Path(course) if course else find_course())
+    spec = loaded.rubric.assignment(assignment)
+    if part not in {p.name for p in spec.parts}:
+        raise ConfigError(f"{spec.name} has no part {part!r}")
+    module = types.ModuleType(spec.module_name)
+    module.__dict__.update({k: v for k, v in namespace.items() if not k.startswith("__")})
+    outcomes = run_part(loaded, spec.name, part, module)
+    for outcome in outcomes:
+        if outcome.status != "passed":
+            print(f"✗ {outcome.title}: {outcome.message or outcome.status}")
+            if outcome.hint:
+                print(f"  hint: {outcome.hint}")
+    total = sum(earned(o) for o in outcomes)
+    print(f"{part}: {total:g} / {sum(o.points or 0 for o in outcomes):g} points")
+    return round(total, 6)
+
+
+def run_whole(course: Course, assignment: str | None, namespace: Mapping[str, Any]) -> float:
+    """Every part's points for `namespace`'s functions, run here (the benchmark's bare limit)."""
+    spec = course.rubric.assignment(assignment)
+    module = types.ModuleType(spec.module_name)
+    module.__dict__.update({k: v for k, v in namespace.items() if not k.startswith("__")})
+    return round(sum(earned(o) for o in run_part(course, spec.name, None, module)), 6)
+
+
+def run_part(course: Course, assignment: str, part: str | None, student: Any) -> list[TestOutcome]:
+    """Every test of `part` (of all parts: None), run here against `student`."""
+    from autograder.runner import TEST_FOLDERS, import_instructor_module, load_catalogue
+
+    spec = course.rubric.assignment(assignment)
+    folder = course.assignment_dir(spec)
+    context = GradingContext(
+        student=student,
+        reference=import_instructor_module(course.reference_path(spec)),
+        tolerance=spec.tolerance,
+        seed=spec.seed,
+        catalogue=load_catalogue(folder),
+    )
+    selector = _PartSelector(part)
+    tests = [str(folder / name) for name in TEST_FOLDERS if (folder / name).is_dir()]
+    with tempfile.TemporaryDirectory() as scratch:
+        ini = Path(scratch) / "pytest.ini"
+        ini.write_text("[pytest]\n", encoding="utf-8")
+        arguments = [*tests, "-c", str(ini), "--rootdir", str(folder),
+                     "-p", "autograder.pytest_plugin", "--import-mode=importlib",
+                     "-p", "no:cacheprovider", "-p", "no:terminal"]  # fmt: skip
+        pytest.main(arguments, plugins=[context, selector])
+    if selector.config is None:
+        raise ConfigError("pytest could not run the tests")
+    return list(recorder(selector.config).outcomes.values())
+
+
+class _PartSelector:
+    """Keeps the tests of one part; remembers the session's config for its outcomes."""
+
+    def __init__(self, part: str | None) -> None:
+        self.part = part
+        self.config: pytest.Config | None = None
+
+    def pytest_configure(self, config: pytest.Config) -> None:
+        self.config = config
+
+    def pytest_collection_modifyitems(
+        self, config: pytest.Config, items: list[pytest.Item]
+    ) -> None:
+        if self.part is None:
+            return
+        kept: list[pytest.Item] = []
+        dropped: list[pytest.Item] = []
+        for item in items:
+            marker = item.get_closest_marker("part")
+            (kept if marker and marker.args and marker.args[0] == self.part else dropped).append(
+                item
+            )
+        if dropped:
+            config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+
+
+def find_course() -> Path:
+    """$AUTOGRADER_COURSE, or the nearest folder above the working one with a grading.toml."""
+    if os.environ.get(COURSE_VARIABLE):
+        return Path(os.environ[COURSE_VARIABLE])
+    here = Path.cwd().resolve()
+    for folder in (here, *here.parents):
+        if (folder / "grading.toml").is_file():
+            return folder
+    raise ConfigError(f"no grading.toml above {here}: set {COURSE_VARIABLE} to the course folder")

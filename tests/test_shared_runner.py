@@ -1,0 +1,81 @@
+"""One runner grades many submissions in turn: nothing of one may reach the next.
+
+A batch runs each submission in a worker forked from the same warm zygote, in the same sandbox
+and slot folder. These tests grade a submission that leaves files and a detached process
+behind, then one that looks for them, with the same runner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from autograder.course import Course
+from autograder.grade import Runner
+from autograder.rubric import AssignmentSpec
+
+LEAVER = """
+import os, subprocess, sys, time
+for folder in ("/tmp", "/dev/shm", os.getcwd()):
+    try:
+        with open(os.path.join(folder, "left-behind.txt"), "w") as handle:
+            handle.write("secret of the first student")
+    except OSError:
+        pass
+if os.fork() == 0:          # a detached daemon that would outlive the submission
+    os.setsid()
+    if os.fork() == 0:
+        time.sleep(600)
+    os._exit(0)
+print("LEFT", sorted(os.listdir("/tmp")))
+"""
+
+LOOKER = """
+import os
+found = [os.path.join(folder, name) for folder in ("/tmp", "/dev/shm", os.getcwd())
+         if os.path.isdir(folder) for name in os.listdir(folder) if name == "left-behind.txt"]
+others = []
+for entry in os.listdir("/proc"):
+    if entry.isdigit() and int(entry) != os.getpid():
+        with open(f"/proc/{entry}/cmdline", "rb") as handle:
+            others.append(handle.read().replace(b"\\0", b" ").decode()[:60])
+print("FOUND", found)
+print("PROCESSES", len(others), others)
+"""
+
+
+@pytest.fixture
+def runner(course: Course, spec: AssignmentSpec) -> Iterator[Runner]:
+    with Runner(course, spec) as shared:
+        yield shared
+
+
+def test_files_and_processes_of_one_submission_never_reach_the_next(
+    tmp_path: Path, runner: Runner
+) -> None:
+    leaver, looker = tmp_path / "leaver.py", tmp_path / "looker.py"
+    leaver.write_text(LEAVER, encoding="utf-8")
+    looker.write_text(LOOKER, encoding="utf-8")
+    first = runner.grade(leaver)
+    assert "left-behind.txt" in first.output  # it did write into the sandbox's /tmp
+    if "bwrap" not in first.isolation:
+        raise AssertionError("install bubblewrap (apt-get install bubblewrap) for this test")
+    second = runner.grade(looker)
+    assert "FOUND []" in second.output
+    # in its PID namespace: bwrap's init and the zygote, nothing of the first submission
+    assert "PROCESSES 2 " in second.output, second.output
+    assert "sleep" not in second.output
+
+
+def test_a_shared_runner_grades_like_a_fresh_one(
+    course: Course, spec: AssignmentSpec, runner: Runner
+) -> None:
+    samples = course.assignment_dir(spec) / "sample_class"
+    hostile = runner.grade(samples / "hostile_memory_bomb.py")
+    after = runner.grade(samples / "bug_sin_cos_swapped.py")
+    again = runner.grade(samples / "bug_sin_cos_swapped.py")  # now with remembered verdicts
+    assert hostile.score == 78.5
+    assert after.score == again.score == 80
+    assert [t.message for t in after.tests] == [t.message for t in again.tests]
