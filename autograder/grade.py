@@ -110,10 +110,15 @@ class Runner:
     # -- the process -------------------------------------------------------------------------
 
     def _start(self) -> None:
-        """Start the runner and wait until it has collected the tests.
+        self.launch()
+        self.await_ready()
+
+    def launch(self) -> None:
+        """Start the runner process (without waiting for it to be ready).
 
         It runs this very engine (not whatever `autograder` the current folder may hold), from
-        a neutral working folder."""
+        a neutral working folder. It dies with the thread that started it (Linux's parent-death
+        signal), so a pool starts its runners from the main thread."""
         engine = str(Path(autograder.__file__).resolve().parents[1])
         path = os.pathsep.join([engine, *filter(None, [os.environ.get("PYTHONPATH")])])
         config = {
@@ -136,6 +141,9 @@ class Runner:
             },
             start_new_session=True,
         )
+
+    def await_ready(self) -> None:
+        """Wait until the runner has collected the tests."""
         self._read_reply(STARTUP_TIMEOUT_S, "start")
 
     def _ask(self, request: dict[str, Any], timeout_s: float) -> dict[str, Any]:
@@ -197,7 +205,11 @@ class RunnerPool:
     ) -> None:
         self._idle: queue.SimpleQueue[Runner] = queue.SimpleQueue()
         self._all = [Runner(course, spec, hide=hide) for _ in range(size)]
+        for runner in self._all:  # all start at once; each collects the tests in parallel
+            runner.launch()
         for runner in self._all:
+            with contextlib.suppress(RunnerFailed):  # its first submission restarts it and
+                runner.await_ready()  # reports why when it cannot
             self._idle.put(runner)
 
     def grade(self, path: Path) -> SubmissionResult:

@@ -44,7 +44,8 @@ from autograder.pytest_plugin import GradingContext, recorder
 from autograder.rubric import AssignmentSpec
 from autograder.sandbox.client import StudentSession
 from autograder.sandbox.isolation import Isolation, choose, hand_to_worker
-from autograder.sandbox.zygote import Zygote
+from autograder.sandbox.reaper import die_with_parent
+from autograder.sandbox.zygote import Zygote, ZygoteFailed
 
 TEST_FOLDERS = ("public_tests", "hidden_tests")
 UNUSED_PLUGINS = ("cacheprovider", "terminal", "faulthandler", "pastebin", "junitxml", "doctest",
@@ -61,6 +62,7 @@ CHILD_ALLOWANCE_S = 60.0
 
 def main(argv: list[str]) -> int:
     config = json.loads(argv[0])
+    die_with_parent()
     for name in PRELOADED:
         importlib.import_module(name)
     requests = os.fdopen(os.dup(0), "r", encoding="utf-8")
@@ -165,15 +167,20 @@ class ServeLoop:
     def _grade(self, session: pytest.Session, request: dict[str, Any]) -> str | None:
         """Grade one submission; None when its results are written, else what went wrong."""
         slot = self.zygote.workdir
-        _fill(slot, Path(request["submission_dir"]))
         results = Path(request["results"])
-        pid = os.fork()
-        if pid == 0:
-            self._child(session, slot / request["module_file"], results)
         limit = self.spec.limits.submission_timeout_s + CHILD_ALLOWANCE_S
-        code = _wait(pid, time.monotonic() + limit)
-        self.zygote.end(None)  # every worker process ends; the sandbox's /tmp is emptied
-        _empty(slot)
+        try:
+            _fill(slot, Path(request["submission_dir"]))
+            pid = os.fork()
+            if pid == 0:
+                self._child(session, slot / request["module_file"], results)
+            code = _wait(pid, time.monotonic() + limit)
+        finally:
+            try:
+                self.zygote.end(None)  # every worker process ends; the sandbox's /tmp is emptied
+            except ZygoteFailed:  # it died, and its PID namespace with it: start a new one
+                self.zygote.close_now()
+            _empty(slot)
         if code is None:
             return f"the grader's checks did not finish within {limit:g} s"
         if code != 0 or not results.is_file():
@@ -187,6 +194,7 @@ class ServeLoop:
         code = 1
         try:
             os.setpgid(0, 0)  # the runner can end this child and its bounded helpers together
+            die_with_parent()
             student = StudentSession(
                 submission=module,
                 module_name=self.spec.module_name,

@@ -197,8 +197,10 @@ def timed_nbgrader(folder: Path, scratch: Path) -> tuple[float, dict[str, float]
 
 
 def agreement(left: dict[str, float], right: dict[str, float]) -> str:
-    same = sum(1 for k in left if k in right and abs(left[k] - right[k]) < 1e-6)
-    return f"{same}/{len(left)} scores agree"
+    differ = sorted(k for k in left if k not in right or abs(left[k] - right.get(k, 0)) > 1e-6)
+    text = f"{len(left) - len(differ)}/{len(left)} scores agree"
+    shown = ", ".join(f"{k}: {left[k]:g} vs {right.get(k, float('nan')):g}" for k in differ[:5])
+    return text + (f" (differ: {shown})" if differ else "")
 
 
 def main() -> None:
