@@ -15,16 +15,18 @@ import tempfile
 import types
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
-from autograder.course import Course
+from autograder.course import TEMPLATE_INI, Course
 from autograder.errors import ConfigError
 from autograder.pytest_plugin import GradingContext, recorder
 from autograder.results import TestOutcome
 from autograder.scoring import earned
 
+TOLERANCE = {"rtol": 1e-5, "atol": 1e-6}
+"""The public tests' tolerance on a student's machine (the rubric's is the grader's)."""
 COURSE_VARIABLE = "AUTOGRADER_COURSE"
 """Where the course (grading.toml) is, when the notebook runs outside of it."""
 
@@ -33,24 +35,33 @@ def part_points(
     part: str,
     namespace: Mapping[str, Any],
     *,
+    tests: Literal["all", "public"] = "all",
     course: str | os.PathLike[str] | None = None,
     assignment: str | None = None,
 ) -> float:
-    """The points `namespace`'s functions earn in `part`, after printing each failure."""
-    loaded = Course.load(Path(course) if course else find_course())
-    spec = loaded.rubric.assignment(assignment)
-    if part not in {p.name for p in spec.parts}:
-        raise ConfigError(f"{spec.name} has no part {part!r}")
-    module = types.ModuleType(spec.module_name)
-    module.__dict__.update({k: v for k, v in namespace.items() if not k.startswith("__")})
-    outcomes = run_part(loaded, spec.name, part, module)
+    """The points `namespace`'s functions earn in `part`, after printing each failure.
+
+    `tests="all"`: the public and hidden tests of the course (grading.toml at `course`, in
+    $AUTOGRADER_COURSE or above the working folder). `tests="public"`: the public tests a
+    student has, next to the notebook (the released folder's pytest.ini says where)."""
+    module = types.ModuleType("student")
+    module.__dict__.update({k: v for k, v in namespace.items() if not k.startswith("_")})
+    if tests == "all":
+        loaded = Course.load(Path(course) if course else find_course())
+        spec = loaded.rubric.assignment(assignment)
+        if part not in {p.name for p in spec.parts}:
+            raise ConfigError(f"{spec.name} has no part {part!r}")
+        outcomes = run_part(loaded, spec.name, part, module)
+    else:
+        outcomes = run_public_part(part, module)
     for outcome in outcomes:
         if outcome.status != "passed":
             print(f"✗ {outcome.title}: {outcome.message or outcome.status}")
             if outcome.hint:
                 print(f"  hint: {outcome.hint}")
     total = sum(earned(o) for o in outcomes)
-    print(f"{part}: {total:g} / {sum(o.points or 0 for o in outcomes):g} points")
+    which = "" if tests == "all" else " in the public checks"
+    print(f"{part}: {total:g} / {sum(o.points or 0 for o in outcomes):g} points{which}")
     return round(total, 6)
 
 
@@ -63,7 +74,7 @@ def run_whole(course: Course, assignment: str | None, namespace: Mapping[str, An
 
 
 def run_part(course: Course, assignment: str, part: str | None, student: Any) -> list[TestOutcome]:
-    """Every test of `part` (of all parts: None), run here against `student`."""
+    """Every test of `part` (of all parts: None), public and hidden, run here on `student`."""
     from autograder.runner import TEST_FOLDERS, import_instructor_module, load_catalogue
 
     spec = course.rubric.assignment(assignment)
@@ -75,12 +86,34 @@ def run_part(course: Course, assignment: str, part: str | None, student: Any) ->
         seed=spec.seed,
         catalogue=load_catalogue(folder),
     )
+    tests = [folder / name for name in TEST_FOLDERS if (folder / name).is_dir()]
+    return _run(tests, folder, context, part)
+
+
+def run_public_part(part: str, student: Any) -> list[TestOutcome]:
+    """The public tests of `part` from the released folder around the working folder."""
+    from autograder.check import _released_folder
+
+    here = Path.cwd().resolve()
+    for folder in (here, *here.parents):
+        target = _released_folder(folder)
+        if target is not None:
+            context = GradingContext(student=student, reference=None, tolerance=TOLERANCE, seed=0)
+            return _run([target.tests_dir], folder, context, part)
+    raise ConfigError(
+        f"no {TEMPLATE_INI} above {here}: open the notebook in the folder you were given, next "
+        "to its tests/ folder"
+    )
+
+
+def _run(
+    tests: list[Path], rootdir: Path, context: GradingContext, part: str | None
+) -> list[TestOutcome]:
     selector = _PartSelector(part)
-    tests = [str(folder / name) for name in TEST_FOLDERS if (folder / name).is_dir()]
     with tempfile.TemporaryDirectory() as scratch:
         ini = Path(scratch) / "pytest.ini"
         ini.write_text("[pytest]\n", encoding="utf-8")
-        arguments = [*tests, "-c", str(ini), "--rootdir", str(folder),
+        arguments = [*map(str, tests), "-c", str(ini), "--rootdir", str(rootdir),
                      "-p", "autograder.pytest_plugin", "--import-mode=importlib",
                      "-p", "no:cacheprovider", "-p", "no:terminal"]  # fmt: skip
         pytest.main(arguments, plugins=[context, selector])

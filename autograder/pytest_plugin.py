@@ -133,7 +133,7 @@ class GradingContext:
         self,
         *,
         student: Any,
-        reference: ModuleType,
+        reference: ModuleType | None,
         tolerance: dict[str, float],
         seed: int,
         calls: list[Call] | None = None,
@@ -152,7 +152,7 @@ class GradingContext:
 
     def hint(self) -> str | None:
         """The catalogued misconception(s) the current test's calls match, as a hint."""
-        if not self.catalogue:
+        if not self.catalogue or self.reference is None:
             return None
         found = diagnose(
             self.calls, self.catalogue, self.reference, namespaces=self._variants, **self.tolerance
@@ -170,7 +170,7 @@ def _grading(config: pytest.Config) -> GradingContext | None:
 def reference(request: pytest.FixtureRequest) -> ModuleType:
     """The reference solution: only the grader has it."""
     grading = _grading(request.config)
-    if grading is None:
+    if grading is None or grading.reference is None:
         raise pytest.UsageError(
             "the `reference` fixture exists only when the grader runs the tests"
         )

@@ -29,6 +29,17 @@ class Part:
 
 
 @dataclass(frozen=True)
+class ManualPart:
+    """A part people grade (a written explanation): the notebook's manually graded cell."""
+
+    name: str
+    title: str
+    points: float
+    rubric: str
+    """What earns the points: shown to graders, never used by the autograder."""
+
+
+@dataclass(frozen=True)
 class LatePolicy:
     """Lateness: after `due` plus the grace period, `penalty_per_day` percent of the maximum
     comes off per started day; after `cutoff_days` days late the score is zero."""
@@ -58,6 +69,8 @@ class AssignmentSpec:
     hidden_visibility: str = "after_due_date"
     symbolic: SymbolicPolicy = field(default_factory=SymbolicPolicy)
     late: LatePolicy | None = None
+    manual: tuple[ManualPart, ...] = ()
+    """Graded by people, outside `max_score` (the automatic points)."""
 
     @property
     def tolerance(self) -> dict[str, float]:
@@ -145,6 +158,7 @@ def _assignment(reader: _Reader, name: str, table: Mapping[str, Any]) -> Assignm
             "visibility",
             "symbolic",
             "late",
+            "manual",
         },
     )
     module = reader.string(table, "module", key)
@@ -194,7 +208,33 @@ def _assignment(reader: _Reader, name: str, table: Mapping[str, Any]) -> Assignm
         ),
         symbolic=_symbolic(reader, table, f"{key}.symbolic"),
         late=_late(reader, table, f"{key}.late"),
+        manual=_manual(reader, table, f"{key}.manual", {part.name for part in parts}),
     )
+
+
+def _manual(
+    reader: _Reader, table: Mapping[str, Any], key: str, automatic: set[str]
+) -> tuple[ManualPart, ...]:
+    manual = reader.table(table, "manual", key) if "manual" in table else {}
+    parts = []
+    for name in manual:
+        part_key = f"{key}.{name}"
+        part = reader.table(manual, name, part_key)
+        reader.only_keys(part, part_key, {"title", "points", "rubric"})
+        if name in automatic:
+            reader.fail(part_key, f"{name!r} is an automatic part already; name it differently")
+        points = reader.number(part, "points", part_key)
+        if points <= 0:
+            reader.fail(f"{part_key}.points", f"must be positive, got {points}")
+        parts.append(
+            ManualPart(
+                name=name,
+                title=reader.string(part, "title", part_key),
+                points=points,
+                rubric=reader.string(part, "rubric", part_key),
+            )
+        )
+    return tuple(parts)
 
 
 LATE_KEYS = ("grace_minutes", "penalty_per_day", "cutoff_days")

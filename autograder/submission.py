@@ -146,12 +146,25 @@ def notebook_to_module(data: bytes) -> tuple[str, tuple[str, ...]]:
         raise Ungradable("the notebook has no list of cells")
     sources = []
     for cell in cells:
-        if isinstance(cell, dict) and cell.get("cell_type") == "code":
+        if isinstance(cell, dict) and cell.get("cell_type") == "code" and not _skipped(cell):
             source = cell.get("source", "")
             sources.append("".join(source) if isinstance(source, list) else str(source))
     if not any(source.strip() for source in sources):
         raise Ungradable("the notebook has no code")
     return _neutralise_ipython("\n\n".join(sources))
+
+
+def _skipped(cell: dict[str, object]) -> bool:
+    """nbgrader's test cells (the grader runs its own tests) and cells tagged `demo` (the
+    narrative's examples, which call the student's functions) are not part of the module."""
+    metadata = cell.get("metadata")
+    if not isinstance(metadata, dict):
+        return False
+    grading = metadata.get("nbgrader")
+    if isinstance(grading, dict) and grading.get("grade") and not grading.get("solution"):
+        return True
+    tags = metadata.get("tags")
+    return isinstance(tags, list) and "demo" in tags
 
 
 def _neutralise_ipython(source: str) -> tuple[str, tuple[str, ...]]:

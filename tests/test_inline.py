@@ -4,12 +4,15 @@ return, for nbgrader's partial credit."""
 from __future__ import annotations
 
 import runpy
+import shutil
+import types
+from pathlib import Path
 
 import pytest
 
 from autograder.course import Course
 from autograder.errors import ConfigError
-from autograder.inline import part_points, run_whole
+from autograder.inline import part_points, run_public_part, run_whole
 from autograder.rubric import AssignmentSpec
 
 
@@ -35,3 +38,20 @@ def test_the_whole_reference_earns_full_marks_and_an_unknown_part_is_refused(
     assert run_whole(course, None, namespace) == spec.max_score
     with pytest.raises(ConfigError, match="no part 'decoding'"):
         part_points("decoding", namespace, course=course.root)
+
+
+def test_public_points_next_to_the_released_tests(
+    tmp_path: Path, course: Course, spec: AssignmentSpec, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The student's notebook runs the public tests from the folder it was released in."""
+    shutil.copytree(course.template_dir, tmp_path / "mine")
+    monkeypatch.chdir(tmp_path / "mine")
+    namespace = runpy.run_path(str(course.reference_path(spec)))
+    outcomes = run_public_part("encoding", types.SimpleNamespace(**namespace))
+    assert outcomes and all(o.status == "passed" and o.part == "encoding" for o in outcomes)
+    public = sum(o.points or 0 for o in outcomes)
+    assert 0 < public < spec.part("encoding").points  # the hidden tests hold the rest
+    assert part_points("encoding", namespace, tests="public") == public
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ConfigError, match=r"no pytest\.ini above"):
+        part_points("encoding", namespace, tests="public")
