@@ -20,6 +20,8 @@ from autograder.course import Course
 from autograder.errors import AutograderError, ConfigError
 from autograder.grade import Runner
 from autograder.gradebook import Entry, Gradebook, merge
+from autograder.gradescope_export import build_zip
+from autograder.notebook import write_nbgrader_course
 from autograder.progress import Progress
 from autograder.release import check_release, write_release
 from autograder.report import FORMATS
@@ -90,7 +92,25 @@ def _parser() -> argparse.ArgumentParser:
         help="write nothing; exit 1, naming each file, if student_template/ is out of date",
     )  # fmt: skip
     release.add_argument("--course", type=Path, help="the course folder (default: found from here)")
+    release.add_argument(
+        "--nbgrader",
+        type=Path,
+        metavar="COURSE_DIR",
+        help="also write an nbgrader course folder (nbgrader_config.py, source/NAME/NAME.ipynb)",
+    )
     release.set_defaults(run=_release)
+
+    export = verbs.add_parser(
+        "export",
+        help="package the grader for another platform",
+        description="Package the assignment's grader for a platform: `gradescope` writes the zip "
+        "for a Gradescope programming assignment (setup.sh, run_autograder, the kit, the course).",
+    )
+    export.add_argument("platform", choices=["gradescope"])
+    export.add_argument("--out", type=Path, default=Path("autograder.zip"))
+    export.add_argument("--assignment", help="the assignment, when the course has several")
+    export.add_argument("--course", type=Path, help="the course folder (default: found from here)")
+    export.set_defaults(run=_export)
 
     grade = verbs.add_parser(
         "grade",
@@ -234,6 +254,17 @@ def _release(args: argparse.Namespace) -> int:
         return EXIT_OK
     written = write_release(course, spec)
     print(f"released {spec.name}: {len(written)} files in {course.template_dir}")
+    if args.nbgrader:
+        nbgrader_files = write_nbgrader_course(course, spec, args.nbgrader)
+        print(f"wrote the nbgrader course {args.nbgrader}: {len(nbgrader_files)} files")
+    return EXIT_OK
+
+
+def _export(args: argparse.Namespace) -> int:
+    course = _course(args)
+    spec = course.rubric.assignment(args.assignment)
+    names = build_zip(course, spec, args.out)
+    print(f"wrote {args.out}: {len(names)} files (setup.sh, run_autograder, engine/, course/)")
     return EXIT_OK
 
 

@@ -1,0 +1,70 @@
+"""Grade one Gradescope submission: `python -m autograder.gradescope_run ROOT` (run_autograder).
+
+ROOT is laid out as Gradescope's /autograder: `source/course` (from the zip), `submission/`,
+`submission_metadata.json`, `results/`. The submission time in the metadata feeds the rubric's
+late policy. Whatever happens, `results/results.json` is written: a failure of the grader
+becomes a zero with a message, never Gradescope's "the autograder failed to execute".
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import traceback
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from autograder.batch import late_penalty
+from autograder.course import Course
+from autograder.grade import Runner
+from autograder.report.gradescope import gradescope_results
+from autograder.results import SubmissionResult
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m autograder.gradescope_run")
+    parser.add_argument("root", type=Path)
+    parser.add_argument("--assignment")
+    args = parser.parse_args(argv)
+    results = args.root / "results" / "results.json"
+    results.parent.mkdir(parents=True, exist_ok=True)
+    data: dict[str, Any]
+    try:
+        data = gradescope_results(grade(args.root, args.assignment))
+    except Exception as error:  # the student must get a results.json, whatever went wrong
+        traceback.print_exc()
+        data = {
+            "score": 0.0,
+            "output": f"The grader failed ({type(error).__name__}: {error}); this is not your "
+            "fault: tell your instructor.",
+            "output_format": "text",
+            "visibility": "visible",
+            "tests": [],
+        }
+    results.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
+    return 0
+
+
+def grade(root: Path, assignment: str | None) -> SubmissionResult:
+    course = Course.load(root / "source" / "course")
+    spec = course.rubric.assignment(assignment)
+    with Runner(course, spec, hide=(root / "results",)) as runner:
+        result = runner.grade(root / "submission")
+    submitted_at = _submitted_at(root / "submission_metadata.json")
+    penalty = late_penalty(result, submitted_at, spec.late)
+    when = submitted_at.isoformat() if submitted_at else None
+    return replace(result, late_penalty=penalty, submitted_at=when)
+
+
+def _submitted_at(metadata: Path) -> datetime | None:
+    if not metadata.is_file():
+        return None
+    created = json.loads(metadata.read_text(encoding="utf-8")).get("created_at")
+    return datetime.fromisoformat(created) if isinstance(created, str) else None
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

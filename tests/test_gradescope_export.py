@@ -1,0 +1,139 @@
+"""The Gradescope autograder zip, run for real in a folder laid out like Gradescope's /autograder
+(a temporary ROOT given to run_autograder in AUTOGRADER_ROOT)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+import autograder
+from autograder.cli import main
+from autograder.course import Course
+from autograder.rubric import AssignmentSpec
+
+SCHEMA = json.loads((Path(__file__).parent / "gradescope_results.schema.json").read_text())
+LATE = """
+[assignments.positional_encoding.late]
+due = "2026-12-01T00:00:00+00:00"
+penalty_per_day = 10
+"""
+PROBE = """
+import pathlib
+ROOT = pathlib.Path({root!r})
+seen = [str(p) for p in (ROOT / "source" / "course").rglob("*") if p.is_file()]
+try:
+    text = (ROOT / "source" / "course" / "grading.toml").read_text()
+except OSError as error:
+    text = type(error).__name__
+print("PROBE", len(seen), "files;", text[:40])
+"""
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from tests.conftest import COURSE_FILES, ROOT
+
+    course = tmp_path_factory.mktemp("course")
+    for name in COURSE_FILES:
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, course / name)
+        else:
+            shutil.copy2(ROOT / name, course / name)
+    rubric = course / "grading.toml"
+    rubric.write_text(rubric.read_text(encoding="utf-8") + LATE, encoding="utf-8")
+    out = tmp_path_factory.mktemp("export") / "autograder.zip"
+    assert main(["export", "gradescope", "--out", str(out), "--course", str(course)]) == 0
+    return out
+
+
+def run_autograder(archive: Path, root: Path, files: dict[str, str], created_at: str) -> dict:
+    with zipfile.ZipFile(archive) as unzipped:
+        unzipped.extractall(root / "source")
+    for name in ("run_autograder", "setup.sh"):
+        (root / "source" / name).chmod(0o755)
+    (root / "submission").mkdir()
+    for name, text in files.items():
+        (root / "submission" / name).write_text(text, encoding="utf-8")
+    metadata = {"created_at": created_at, "assignment": {"title": "PE"}, "users": []}
+    (root / "submission_metadata.json").write_text(json.dumps(metadata), encoding="utf-8")
+    root.chmod(0o755)
+    environment = {**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_PYTHON": sys.executable}
+    done = subprocess.run(
+        ["bash", str(root / "source" / "run_autograder")], env=environment,
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    results = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
+    jsonschema.validate(results, SCHEMA)
+    return results
+
+
+def test_the_zip_holds_what_gradescope_runs(archive: Path) -> None:
+    names = zipfile.ZipFile(archive).namelist()
+    hidden = "course/assignments/positional_encoding/hidden_tests/test_hidden_encoding.py"
+    for needed in ("setup.sh", "run_autograder", "engine/pyproject.toml", "course/grading.toml",
+                   "course/reference/positional_encoding.py", hidden):  # fmt: skip
+        assert needed in names, needed
+    engine = Path(autograder.__file__).resolve().parent
+    packaged = {
+        n.removeprefix("engine/autograder/") for n in names if n.startswith("engine/autograder/")
+    }
+    assert packaged == {p.relative_to(engine).as_posix() for p in engine.rglob("*.py")}
+    assert not any("sample_class" in name for name in names)
+    for script in ("setup.sh", "run_autograder"):
+        text = zipfile.ZipFile(archive).read(script).decode()
+        assert subprocess.run(["bash", "-n"], input=text, text=True).returncode == 0
+    assert (
+        "pip install --quiet /autograder/source/engine"
+        in zipfile.ZipFile(archive).read("setup.sh").decode()
+    )
+
+
+def test_a_correct_submission_on_time_and_one_late(
+    tmp_path: Path, archive: Path, course: Course, spec: AssignmentSpec
+) -> None:
+    reference = course.reference_path(spec).read_text(encoding="utf-8")
+    on_time = run_autograder(
+        archive, tmp_path / "a", {spec.module: reference}, "2026-11-30T10:00:00+00:00"
+    )
+    assert on_time["score"] == 100 and all(t["status"] == "passed" for t in on_time["tests"])
+    late = run_autograder(
+        archive, tmp_path / "b", {spec.module: reference}, "2026-12-02T12:00:00+00:00"
+    )
+    assert late["score"] == 80 and "late: 20 points off 100" in late["output"]
+
+
+def test_a_buggy_and_a_crashing_submission(
+    tmp_path: Path, archive: Path, course: Course, spec: AssignmentSpec
+) -> None:
+    samples = course.assignment_dir(spec) / "sample_class"
+    buggy = run_autograder(
+        archive, tmp_path / "a", {spec.module: (samples / "bug_sin_cos_swapped.py").read_text()},
+        "2026-11-30T10:00:00+00:00",
+    )  # fmt: skip
+    assert buggy["score"] == 80
+    assert any("are sin and cos swapped?" in t["output"] for t in buggy["tests"])
+    crashing = run_autograder(
+        archive, tmp_path / "b", {spec.module: (samples / "hostile_exit_at_import.py").read_text()},
+        "2026-11-30T10:00:00+00:00",
+    )  # fmt: skip
+    assert crashing["score"] == 0 and "exit" in json.dumps(crashing["tests"][0])
+
+
+def test_the_student_process_cannot_read_the_course(
+    tmp_path: Path, archive: Path, course: Course, spec: AssignmentSpec
+) -> None:
+    root = tmp_path / "gs"
+    probe = course.reference_path(spec).read_text(encoding="utf-8") + PROBE.format(root=str(root))
+    results = run_autograder(archive, root, {spec.module: probe}, "2026-11-30T10:00:00+00:00")
+    printed = results["extra_data"]["student_output"]
+    assert "PROBE 0 files;" in printed and "[assignments" not in printed
+    assert results["score"] == 100
