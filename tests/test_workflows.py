@@ -1,0 +1,68 @@
+"""The GitHub Actions workflows: valid YAML, only commands that exist, and the student's run."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from autograder.cli import _parser
+from autograder.course import Course
+from autograder.rubric import AssignmentSpec
+from tests.conftest import ROOT
+
+WORKFLOWS = [ROOT / ".github" / "workflows" / "grade-class.yml",
+             ROOT / "student_template" / ".github" / "workflows" / "check.yml"]  # fmt: skip
+EXPRESSION = re.compile(r"\$\{\{[^}]*\}\}")
+
+
+def commands(workflow: Path) -> list[list[str]]:
+    """Every `autograder ...` command the workflow runs, with ${{ }} replaced by a sample value."""
+    data = yaml.safe_load(workflow.read_text(encoding="utf-8"))
+    assert set(data) >= {"name", "jobs"} and (data.get("on") or data.get(True))
+    found = []
+    for job in data["jobs"].values():
+        assert job["runs-on"] == "ubuntu-latest" and job["steps"]
+        for step in job["steps"]:
+            assert "run" in step or "uses" in step
+            for part in re.split(r"&&|\n", step.get("run", "")):
+                words = shlex.split(EXPRESSION.sub("1", part))
+                if words and words[0] == "autograder":
+                    found.append(words[1:])
+    return found
+
+
+@pytest.mark.parametrize("workflow", WORKFLOWS, ids=lambda p: p.name)
+def test_workflows_are_valid_and_call_existing_commands(workflow: Path) -> None:
+    found = commands(workflow)
+    assert found
+    parser = _parser()
+    for arguments in found:
+        parsed = parser.parse_args(arguments)  # exits (a test failure) on an unknown verb or option
+        assert callable(parsed.run)
+
+
+def test_the_readme_shows_the_instructor_workflow() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert WORKFLOWS[0].read_text(encoding="utf-8") in readme
+
+
+def test_the_student_workflow_runs_the_public_checks(
+    tmp_path: Path, course: Course, spec: AssignmentSpec
+) -> None:
+    """The step runs for real in a copy of the template: red on the stubs, green when solved."""
+    (found,) = commands(WORKFLOWS[1])
+    repository = tmp_path / "student-repository"
+    shutil.copytree(course.template_dir, repository)
+    autograder = [sys.executable, "-m", "autograder", *found]
+    stubs = subprocess.run(autograder, cwd=repository, capture_output=True, text=True)
+    assert stubs.returncode == 1 and "not implemented yet" in stubs.stdout
+    shutil.copy(course.reference_path(spec), repository / spec.module)
+    solved = subprocess.run(autograder, cwd=repository, capture_output=True, text=True)
+    assert solved.returncode == 0, solved.stdout[-2000:]
