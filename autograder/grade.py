@@ -21,6 +21,7 @@ from autograder.course import Course
 from autograder.results import SubmissionResult, TestOutcome
 from autograder.rubric import AssignmentSpec
 from autograder.scoring import score_tests
+from autograder.scratch import private_folder
 from autograder.submission import Ungradable, load_submission
 
 RUNNER_ALLOWANCE_S = 90.0
@@ -39,7 +40,7 @@ class Runner:
         self.hide = hide
         self._process: subprocess.Popen[bytes] | None = None
         self._errors: IO[bytes] | None = None
-        self._scratch = tempfile.TemporaryDirectory(prefix="autograder-grade-")
+        self._scratch = private_folder("grade")
         self._count = 0
 
     def grade(self, path: Path) -> SubmissionResult:
@@ -51,9 +52,9 @@ class Runner:
             student = path.stem if path.is_file() else path.name
             return _unscored(self.spec, student, "ungradable", str(reason), started)
         self._count += 1
-        folder = Path(self._scratch.name) / f"submission-{self._count}"
+        folder = Path(self._scratch) / f"submission-{self._count}"
         folder.mkdir()
-        results = Path(self._scratch.name) / f"results-{self._count}.json"
+        results = Path(self._scratch) / f"results-{self._count}.json"
         try:
             submission.write(folder, self.spec.module)
             reply = self._ask(
@@ -99,7 +100,7 @@ class Runner:
         if self._errors is not None:
             self._errors.close()
             self._errors = None
-        self._scratch.cleanup()
+        shutil.rmtree(self._scratch, ignore_errors=True)
 
     def __enter__(self) -> Runner:
         return self
@@ -129,7 +130,7 @@ class Runner:
         self._errors = tempfile.TemporaryFile()  # noqa: SIM115 (kept open while the runner lives)
         self._process = subprocess.Popen(
             [sys.executable, "-m", "autograder.runner", json.dumps(config)],
-            cwd=self._scratch.name,
+            cwd=self._scratch,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._errors,

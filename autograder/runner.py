@@ -46,6 +46,7 @@ from autograder.sandbox.client import StudentSession
 from autograder.sandbox.isolation import Isolation, choose, hand_to_worker
 from autograder.sandbox.reaper import die_with_parent
 from autograder.sandbox.zygote import Zygote, ZygoteFailed
+from autograder.scratch import private_folder
 
 TEST_FOLDERS = ("public_tests", "hidden_tests")
 UNUSED_PLUGINS = ("cacheprovider", "terminal", "faulthandler", "pastebin", "junitxml", "doctest",
@@ -82,7 +83,7 @@ def main(argv: list[str]) -> int:
         seed=spec.seed,
         catalogue=load_catalogue(folder),
     )
-    slot = Path(tempfile.mkdtemp(prefix="autograder-slot-"))
+    slot = private_folder("slot")
     slot.chmod(0o755)
     hand_to_worker(slot)
     with Zygote(isolation, slot) as zygote, tempfile.TemporaryDirectory() as scratch:
