@@ -73,6 +73,11 @@ def main(argv: list[str]) -> int:
     spec = course.rubric.assignment(config["assignment"])
     hidden = [course.root, *(Path(p) for p in config.get("hide", []))]
     isolation = choose(hidden=hidden, bubblewrap=spec.bubblewrap)
+    slot = private_folder("slot")
+    slot.chmod(0o755)
+    hand_to_worker(slot)
+    zygote = Zygote(isolation, slot)
+    zygote.launch()  # it starts in the sandbox while this process collects the tests
     configure_symbolic(spec.symbolic)
     folder = course.assignment_dir(spec)
     tests = [str(folder / name) for name in TEST_FOLDERS if (folder / name).is_dir()]
@@ -83,11 +88,7 @@ def main(argv: list[str]) -> int:
         seed=spec.seed,
         catalogue=load_catalogue(folder),
     )
-    slot = private_folder("slot")
-    slot.chmod(0o755)
-    hand_to_worker(slot)
-    with Zygote(isolation, slot) as zygote, tempfile.TemporaryDirectory() as scratch:
-        zygote.start()
+    with zygote, tempfile.TemporaryDirectory() as scratch:
         loop = ServeLoop(spec, isolation, zygote, context, requests, replies)
         ini = Path(scratch) / "pytest.ini"
         ini.write_text("[pytest]\n", encoding="utf-8")
@@ -127,6 +128,7 @@ class ServeLoop:
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session: pytest.Session) -> bool:
         self.served = True
+        self.zygote.start()  # launched before the collection: ready by now, or soon
         gc.collect()
         gc.freeze()  # children share the collected session's pages instead of copying them
         self._reply({"ready": True, "tests": len(session.items)})

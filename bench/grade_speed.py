@@ -1,8 +1,9 @@
-"""How long `autograder grade` takes per submission, against the floor of its design.
+"""How long `autograder grade` takes per submission: alone, and in a runner already started.
 
-Grading a submission starts two interpreters (the trusted runner with pytest, and the worker
-with numpy and sympy); the floor is two bare interpreters importing those. Prints medians and
-the ratio; asserts nothing.
+Grading one submission alone starts two interpreters (the trusted runner with pytest, and the
+sandbox's zygote with numpy and sympy); their floor is two bare interpreters importing those.
+In a batch, each runner starts once and every further submission costs a fork of the runner
+and of the zygote: the warm figure. Prints medians and ratios; asserts nothing.
 
     .venv/bin/python bench/grade_speed.py [--runs N]
 """
@@ -17,7 +18,7 @@ from pathlib import Path
 from timing import median_seconds
 
 from autograder.course import Course
-from autograder.grade import grade_submission
+from autograder.grade import Runner, grade_submission
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -44,6 +45,11 @@ def main() -> None:
     print(f"ratio grade / floor:                   {grade_s / floor_s:7.2f}")
     per_test_ms = (grade_s - floor_s) / len(result.tests) * 1000
     print(f"per test beyond the floor:             {per_test_ms:7.1f} ms")
+    with Runner(course, spec) as runner:
+        runner.grade(reference)
+        warm_s = median_seconds(lambda: runner.grade(reference), runs)
+    print(f"the next one, in a started runner:     {warm_s * 1000:7.0f} ms (median of {runs})")
+    print(f"per test, in a started runner:         {warm_s / len(result.tests) * 1000:7.1f} ms")
 
 
 if __name__ == "__main__":

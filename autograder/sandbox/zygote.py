@@ -63,11 +63,18 @@ class Zygote:
         self._socket: socket.socket | None = None
         self._ids = itertools.count()
         self._owner = os.getpid()
+        self._ready = False
+
+    def launch(self) -> None:
+        """Start its process without waiting for it (it imports numpy and sympy meanwhile)."""
+        if not self._alive():
+            self._launch()
 
     def start(self) -> None:
-        """Start it now rather than at the first worker (a runner does, before it forks)."""
-        if not self._alive():
-            self._start()
+        """Have it ready now rather than at the first worker (a runner does, before it forks)."""
+        self.launch()
+        if not self._ready:
+            self._await_hello()
 
     def _alive(self) -> bool:
         if self._process is None:
@@ -117,8 +124,7 @@ class Zygote:
         if request["op"] == "end" and self._process is None:
             return {"code": None, "ended": 0}
         for attempt in (1, 2):
-            if not self._alive():
-                self._start()
+            self.start()
             assert self._socket is not None
             request = {**request, "id": f"{os.getpid()}-{next(self._ids)}"}
             try:
@@ -136,6 +142,7 @@ class Zygote:
 
     def close_now(self) -> None:
         process, self._process = self._process, None
+        self._ready = False
         if self._socket is not None:
             self._socket.close()
             self._socket = None
@@ -144,7 +151,7 @@ class Zygote:
                 os.killpg(process.pid, signal.SIGKILL)
             process.wait()
 
-    def _start(self) -> None:
+    def _launch(self) -> None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         config = {"private_tmp": bool(self.isolation.bwrap), "workdir": self.workdir_in_worker}
         command = [sys.executable, "-I", "-c", ZYGOTE_BOOTSTRAP, ENGINE_ROOT,
@@ -163,6 +170,11 @@ class Zygote:
             theirs.close()
         self._socket = ours
         self._owner = os.getpid()
+        self._ready = False
+
+    def _await_hello(self) -> None:
+        ours = self._socket
+        assert ours is not None
         ours.settimeout(STARTUP_ALLOWANCE_S)
         try:
             hello = _read_line(ours)
@@ -173,6 +185,7 @@ class Zygote:
             self.close_now()
             raise ZygoteFailed(f"the sandbox's zygote did not start: {hello}")
         ours.settimeout(REPLY_TIMEOUT_S)
+        self._ready = True
 
 
 def _read_line(sock: socket.socket) -> dict[str, Any]:
