@@ -137,3 +137,19 @@ def test_the_student_process_cannot_read_the_course(
     printed = results["extra_data"]["student_output"]
     assert "PROBE 0 files;" in printed and "[assignments" not in printed
     assert results["score"] == 100
+
+
+def test_results_json_is_written_even_when_python_cannot_start(
+    tmp_path: Path, archive: Path
+) -> None:
+    root = tmp_path / "gs"
+    with zipfile.ZipFile(archive) as unzipped:
+        unzipped.extractall(root / "source")
+    (root / "submission").mkdir()
+    environment = {**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_PYTHON": "/bin/false"}
+    done = subprocess.run(["bash", str(root / "source" / "run_autograder")], env=environment,
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 0
+    results = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
+    jsonschema.validate(results, SCHEMA)
+    assert results["score"] == 0 and "tell your instructor" in results["output"]
