@@ -180,7 +180,7 @@ def grade_class(
                 ThreadPoolExecutor(max_workers=workers) as pool:  # fmt: skip
             futures = {pool.submit(runners.grade, item.path): item for item in todo}
             for future in as_completed(futures):
-                item = futures[future]
+                item = futures.pop(future)  # a finished result is not kept past its recording
                 result = replace(future.result(), submission=item.student)
                 penalty = late_penalty(result, item.submitted_at, spec.late)
                 when = item.submitted_at.isoformat() if item.submitted_at else None

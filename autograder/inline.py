@@ -75,19 +75,11 @@ def run_whole(course: Course, assignment: str | None, namespace: Mapping[str, An
 
 def run_part(course: Course, assignment: str, part: str | None, student: Any) -> list[TestOutcome]:
     """Every test of `part` (of all parts: None), public and hidden, run here on `student`."""
-    from autograder.runner import TEST_FOLDERS, import_instructor_module, load_catalogue
+    from autograder.runner import assignment_test_folders, grading_context
 
     spec = course.rubric.assignment(assignment)
-    folder = course.assignment_dir(spec)
-    context = GradingContext(
-        student=student,
-        reference=import_instructor_module(course.reference_path(spec)),
-        tolerance=spec.tolerance,
-        seed=spec.seed,
-        catalogue=load_catalogue(folder),
-    )
-    tests = [folder / name for name in TEST_FOLDERS if (folder / name).is_dir()]
-    return _run(tests, folder, context, part)
+    context = grading_context(course, spec, student=student)
+    return _run(assignment_test_folders(course, spec), course.assignment_dir(spec), context, part)
 
 
 def run_public_part(part: str, student: Any) -> list[TestOutcome]:

@@ -80,14 +80,8 @@ def main(argv: list[str]) -> int:
     zygote.launch()  # it starts in the sandbox while this process collects the tests
     configure_symbolic(spec.symbolic)
     folder = course.assignment_dir(spec)
-    tests = [str(folder / name) for name in TEST_FOLDERS if (folder / name).is_dir()]
-    context = GradingContext(
-        student=None,
-        reference=import_instructor_module(course.reference_path(spec)),
-        tolerance=spec.tolerance,
-        seed=spec.seed,
-        catalogue=load_catalogue(folder),
-    )
+    tests = [str(path) for path in assignment_test_folders(course, spec)]
+    context = grading_context(course, spec, student=None)
     with zygote, tempfile.TemporaryDirectory() as scratch:
         loop = ServeLoop(spec, isolation, zygote, context, requests, replies)
         ini = Path(scratch) / "pytest.ini"
@@ -264,6 +258,24 @@ def _wait(pid: int, deadline: float) -> int | None:
             return None
         time.sleep(pause)
         pause = min(pause * 2, 0.02)
+
+
+def assignment_test_folders(course: Course, spec: AssignmentSpec) -> list[Path]:
+    """The assignment's public and hidden test folders (those that exist)."""
+    folder = course.assignment_dir(spec)
+    return [folder / name for name in TEST_FOLDERS if (folder / name).is_dir()]
+
+
+def grading_context(course: Course, spec: AssignmentSpec, *, student: Any) -> GradingContext:
+    """What the tests' fixtures hand out when the grader runs them: `student` (set per
+    submission when None here), the reference, the rubric's tolerance and seed, the catalogue."""
+    return GradingContext(
+        student=student,
+        reference=import_instructor_module(course.reference_path(spec)),
+        tolerance=spec.tolerance,
+        seed=spec.seed,
+        catalogue=load_catalogue(course.assignment_dir(spec)),
+    )
 
 
 def import_instructor_module(path: Path) -> ModuleType:
