@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -152,3 +153,32 @@ def automatic_scores(course_dir: Path, name: str, students: dict[str, str]) -> d
                 g.auto_score or 0.0 for g in notebook.grades if g.auto_score is not None
             )
     return scores
+
+
+def test_a_solved_student_notebook_runs_in_jupyter_with_its_public_checks(
+    tmp_path: Path, course: Course, spec: AssignmentSpec
+) -> None:
+    """The student's path: the released notebook, solved, in a copy of the released folder."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    from autograder.notebook import HIDDEN
+
+    solved = json.loads(instructor_notebook(course, spec))
+    for cell in solved["cells"]:
+        cell["source"] = HIDDEN.sub("", "".join(cell["source"]))  # as released: public only
+    folder = tmp_path / "mine"
+    shutil.copytree(course.template_dir, folder)
+    notebook = nbformat.reads(json.dumps(solved), as_version=4)
+    NotebookClient(notebook, timeout=300, resources={"metadata": {"path": str(folder)}}).execute()
+    earned = {}
+    for cell in notebook.cells:
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id", "")
+        assert not any(o.output_type == "error" for o in cell.get("outputs", [])), grade_id
+        if grade_id.startswith("test_"):
+            (result,) = [o for o in cell.outputs if o.output_type == "execute_result"]
+            earned[grade_id] = float(result.data["text/plain"])
+            assert "in the public checks" in "".join(o.get("text", "") for o in cell.outputs)
+    assert set(earned) == {f"test_{part.name}" for part in spec.parts}
+    for part in spec.parts:
+        assert 0 < earned[f"test_{part.name}"] < part.points  # the hidden tests hold the rest
