@@ -86,9 +86,11 @@ def _build(course: Course, spec: AssignmentSpec) -> dict[str, Any]:
     points.update({m.name: m.points for m in spec.manual})
     cells = []
     for number, cell in enumerate(notebook.cells, start=1):
-        text = DIRECTIVE.sub(
-            lambda match: _expand(match, definitions, spec, course, path), cell.source
-        )
+        text = cell.source
+        if cell.cell_type == "code":
+            text = DIRECTIVE.sub(
+                lambda match: _expand(match, definitions, spec, course, path), text
+            )
         metadata = {k: v for k, v in cell.metadata.items() if k in ("nbgrader", "tags")}
         grading = metadata.get("nbgrader")
         if grading is not None:
@@ -125,6 +127,8 @@ def _expand(
 ) -> str:
     kind, names = match.group(1), [n.strip() for n in match.group(2).split(",")]
     if kind == "tests":
+        if len(names) != 1:
+            raise ConfigError(f"{path}: `{match.group(0)}`: a test cell runs one part's tests")
         (part,) = names
         spec.part(part)  # a ConfigError naming the parts when it is unknown
         return TEST_CELL.format(part=part, course=str(course.root)).rstrip("\n")

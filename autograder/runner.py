@@ -9,7 +9,7 @@ Then it serves requests, one JSON line each on stdin (a submission folder and a 
    inside the sandbox);
 2. a child forked from the runner runs every collected test against it (fixtures start fresh
    in each child, since the runner itself never runs a test) and writes the outcomes, the
-   worker's output and the symbolic verdicts it learnt to the results file;
+   worker's output to the results file, and the symbolic verdicts it learnt beside it;
 3. the runner waits for the child within the submission's time limit, ends every worker process
    and empties the sandbox's /tmp through the zygote, empties the slot, keeps the verdicts, and
    answers with one JSON line on stdout.
@@ -181,9 +181,14 @@ class ServeLoop:
         if code is None:
             return f"the grader's checks did not finish within {limit:g} s"
         if code != 0 or not results.is_file():
-            return f"the grader's checks failed (exit code {code})"
-        data = json.loads(results.read_text(encoding="utf-8"))
-        memo.add(data.pop("verdicts", {}))
+            failure = _failure_file(results)
+            last = failure.read_text(encoding="utf-8").strip() if failure.is_file() else ""
+            failure.unlink(missing_ok=True)
+            tail = "\n".join(last.splitlines()[-12:])
+            return f"the grader's checks failed (exit code {code})" + (f":\n{tail}" if tail else "")
+        verdicts = _verdicts_file(results)
+        memo.add(json.loads(verdicts.read_text(encoding="utf-8")))
+        verdicts.unlink()
         return None
 
     def _child(self, session: pytest.Session, module: Path, results: Path) -> None:
@@ -211,17 +216,27 @@ class ServeLoop:
                 "isolation": self.isolation.layers,
                 "output": student.output.text(),
                 "worker_events": student.events,
-                "verdicts": memo.learnt(),
             }
+            _verdicts_file(results).write_text(json.dumps(memo.learnt()), encoding="utf-8")
             results.write_text(json.dumps(data), encoding="utf-8")
             code = 0
         except BaseException:  # the child reports, and never returns into the runner's loop
             with contextlib.suppress(BaseException):
-                traceback.print_exc()
+                _failure_file(results).write_text(traceback.format_exc(), encoding="utf-8")
         finally:
             with contextlib.suppress(BaseException):
                 sys.stderr.flush()
             os._exit(code)
+
+
+def _verdicts_file(results: Path) -> Path:
+    """Where a child leaves the verdicts it learnt, for the runner alone."""
+    return results.with_name(results.name + ".verdicts")
+
+
+def _failure_file(results: Path) -> Path:
+    """Where a child that could not write its results leaves its traceback."""
+    return results.with_name(results.name + ".failure")
 
 
 def _fill(slot: Path, source: Path) -> None:

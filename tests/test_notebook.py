@@ -182,3 +182,20 @@ def test_a_solved_student_notebook_runs_in_jupyter_with_its_public_checks(
     assert set(earned) == {f"test_{part.name}" for part in spec.parts}
     for part in spec.parts:
         assert 0 < earned[f"test_{part.name}"] < part.points  # the hidden tests hold the rest
+
+
+def test_a_wrong_directive_is_a_config_error_naming_the_file(
+    course_copy: Course, spec: AssignmentSpec
+) -> None:
+    from autograder.errors import ConfigError
+
+    source = course_copy.assignment_dir(spec) / "notebook.py"
+    text = source.read_text(encoding="utf-8")
+    source.write_text(text.replace("tests encoding", "tests encoding, rotation"), "utf-8")
+    with pytest.raises(ConfigError, match=r"notebook\.py.*a test cell runs one part's tests"):
+        student_notebook(course_copy, spec)
+    source.write_text(
+        text.replace("reference sinusoidal_encoding", "reference sinusoidal"), "utf-8"
+    )
+    with pytest.raises(ConfigError, match="the reference defines no sinusoidal"):
+        student_notebook(course_copy, spec)

@@ -114,8 +114,6 @@ class StudentSession:
         self.rlimits: list[str] = []
         self.calls: list[Call] = []
         """Every successful call and constant read, for diagnosing a failed test."""
-        self.orphans_ended = 0
-        """Processes the workers left behind, ended with them."""
 
     # -- calls -------------------------------------------------------------------------------
 
@@ -267,11 +265,10 @@ class StudentSession:
                 os.close(fd)
         self._fds = (-1, -1)
         try:
-            code, ended = self.zygote.end(pid, patient=reason in ("crash", "closed"))
+            code, _ = self.zygote.end(pid, patient=reason in ("crash", "closed"))
         except ZygoteFailed:
-            code, ended = None, 0
+            code = None
             self.zygote.close_now()
-        self.orphans_ended += ended
         if self._drainer is not None:
             self._drainer.join(timeout=5)
         return code
