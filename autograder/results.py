@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+import dataclasses
+from dataclasses import dataclass
 from typing import Any, Literal, cast
 
 Status = Literal["passed", "failed", "error", "not_implemented", "timeout"]
@@ -32,7 +33,7 @@ class TestOutcome:
     """The misconception a failure matches, when diagnosis recognised one."""
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return _shallow_dict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TestOutcome:
@@ -52,6 +53,12 @@ class TestOutcome:
             duration_s=float(data.get("duration_s", 0.0)),
             hint=None if data.get("hint") is None else str(data["hint"]),
         )
+
+
+def _shallow_dict(value: Any) -> dict[str, Any]:
+    """A frozen result's fields by name (dataclasses.asdict deep-copies every value: these are
+    strings and numbers, and the grader writes two of these dicts per submission)."""
+    return {field.name: getattr(value, field.name) for field in dataclasses.fields(value)}
 
 
 SubmissionStatus = Literal["graded", "ungradable", "grader_error"]
@@ -76,7 +83,7 @@ class TestResult:
     duration_s: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return _shallow_dict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TestResult:
@@ -111,7 +118,7 @@ class SubmissionResult:
         return max(0.0, round(self.score - self.late_penalty, 6))
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
+        data = _shallow_dict(self)
         data["isolation"] = list(self.isolation)
         data["notes"] = list(self.notes)
         data["tests"] = [test.to_dict() for test in self.tests]

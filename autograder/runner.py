@@ -44,7 +44,7 @@ from autograder.pytest_plugin import GradingContext, recorder
 from autograder.rubric import AssignmentSpec
 from autograder.sandbox.client import StudentSession
 from autograder.sandbox.isolation import Isolation, choose, hand_to_worker
-from autograder.sandbox.reaper import die_with_parent
+from autograder.sandbox.reaper import die_with_parent, wait_for_exit
 from autograder.sandbox.zygote import Zygote, ZygoteFailed
 from autograder.scratch import private_folder
 
@@ -261,18 +261,12 @@ def _empty(slot: Path) -> None:
 
 def _wait(pid: int, deadline: float) -> int | None:
     """The child's exit code; None after killing it (with its group) at the deadline."""
-    pause = 0.001
-    while True:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            return os.waitstatus_to_exitcode(status)
-        if time.monotonic() >= deadline:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            return None
-        time.sleep(pause)
-        pause = min(pause * 2, 0.02)
+    code = wait_for_exit(pid, deadline)
+    if code is None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    return code
 
 
 def assignment_test_folders(course: Course, spec: AssignmentSpec) -> list[Path]:

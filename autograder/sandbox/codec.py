@@ -1,7 +1,7 @@
 """The data-only boundary: values cross between the grader and the worker as plain JSON.
 
 A closed list of exact types crosses: None, bool, int, float, complex, str, bytes, lists,
-tuples and dicts of these, NumPy arrays (as `.npy` bytes loaded with `allow_pickle=False`),
+tuples and dicts of these, NumPy arrays (a dtype of numbers or text, a shape, the raw bytes),
 NumPy scalars, and SymPy expressions as trees of whitelisted node names rebuilt without
 evaluation. Anything else (a subclass, an object with its own `__eq__`, a pickle) is refused
 with a CodecError that says what was found. Decoding never evaluates or unpickles anything, and
@@ -11,8 +11,8 @@ sizes are bounded so that a hostile value cannot make the grader hang or run out
 from __future__ import annotations
 
 import base64
-import io
 import math
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +24,9 @@ MAX_NODES = 20_000
 """Containers, array headers and SymPy nodes in one value."""
 MAX_DEPTH = 100
 MAX_ARRAY_BYTES = 64 * 1024 * 1024
+MAX_ARRAY_DIMENSIONS = 32
+ARRAY_DTYPE = re.compile(r"[<>|=](?:[biufc]\d{1,2}|[SU]\d{1,9})")
+"""The dtypes that cross: booleans, integers, floats, complex numbers, bytes and text."""
 MAX_INTEGER_BITS = 4_096
 """About 1,230 decimal digits: far below Python's own limit on converting integers to text."""
 
@@ -109,10 +112,9 @@ def _encode_array(value: np.ndarray | np.generic) -> dict[str, Any]:
         raise CodecError(f"a NumPy array of dtype {array.dtype} (only numbers and text cross)")
     if array.nbytes > MAX_ARRAY_BYTES:
         raise CodecError(f"an array of {array.nbytes} bytes (at most {MAX_ARRAY_BYTES})")
-    buffer = io.BytesIO()
-    np.save(buffer, array, allow_pickle=False)
     tag = "ndarray" if type(value) is np.ndarray else "npscalar"
-    return {"$": tag, "npy": base64.b64encode(buffer.getvalue()).decode("ascii")}
+    raw = base64.b64encode(np.ascontiguousarray(array).tobytes()).decode("ascii")
+    return {"$": tag, "dtype": array.dtype.str, "shape": list(array.shape), "raw": raw}
 
 
 def _encode_sympy(value: Any, budget: _Budget, depth: int) -> Any:
@@ -184,12 +186,25 @@ def _decode(data: Any, budget: _Budget, depth: int) -> Any:
 
 
 def _decode_array(data: dict[str, Any], tag: str) -> Any:
-    raw = base64.b64decode(data["npy"], validate=True)
-    if len(raw) > MAX_ARRAY_BYTES + 4096:
+    """The array from its dtype, shape and bytes, each checked: only the closed set of dtypes
+    (plain numbers and text, of either byte order), a shape that the bytes fill exactly."""
+    dtype_text, shape = data["dtype"], data["shape"]
+    if type(dtype_text) is not str or not ARRAY_DTYPE.fullmatch(dtype_text):
+        raise CodecError("an array of a dtype the grader does not accept")
+    dtype = np.dtype(dtype_text)
+    if type(shape) is not list or len(shape) > MAX_ARRAY_DIMENSIONS:
+        raise CodecError("an array with a malformed shape")
+    if any(type(size) is not int or not 0 <= size <= MAX_ARRAY_BYTES for size in shape):
+        raise CodecError("an array with a malformed shape")
+    if tag == "npscalar" and shape:
+        raise CodecError("a NumPy scalar with a shape")
+    count = math.prod(shape)
+    if count * dtype.itemsize > MAX_ARRAY_BYTES:
         raise CodecError("an array larger than the limit")
-    array = np.load(io.BytesIO(raw), allow_pickle=False)
-    if type(array) is not np.ndarray or array.dtype.kind not in "biufcSU":
-        raise CodecError("an array the grader does not accept")
+    raw = base64.b64decode(data["raw"], validate=True)
+    if len(raw) != count * dtype.itemsize:
+        raise CodecError(f"an array whose bytes do not fill its shape {tuple(shape)}")
+    array = np.frombuffer(bytearray(raw), dtype=dtype).reshape(shape)
     return array[()] if tag == "npscalar" else array
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import os
+import select
 import signal
 import sys
 import time
@@ -41,6 +42,32 @@ def die_with_parent() -> bool:
         return int(libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)) == 0
     except (OSError, AttributeError):
         return False
+
+
+def wait_for_exit(pid: int, deadline: float | None) -> int | None:
+    """Child `pid`'s exit code once it ended; None if it still runs at `deadline` (a
+    time.monotonic() value; None waits forever) or is not this process's child.
+
+    Sleeps on a pidfd where Linux has them (woken the moment the child ends), else polls."""
+    if deadline is not None:
+        with contextlib.suppress(AttributeError, OSError):
+            handle = os.pidfd_open(pid)
+            try:
+                select.select([handle], [], [], max(deadline - time.monotonic(), 0.0))
+            finally:
+                os.close(handle)
+    pause = 0.001
+    while True:
+        try:
+            done, status = os.waitpid(pid, 0 if deadline is None else os.WNOHANG)
+        except ChildProcessError:
+            return None
+        if done:
+            return os.waitstatus_to_exitcode(status)
+        if deadline is None or time.monotonic() >= deadline:
+            return None
+        time.sleep(pause)
+        pause = min(pause * 2, 0.02)
 
 
 def end_children() -> int:

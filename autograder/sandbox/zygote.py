@@ -33,6 +33,7 @@ from typing import Any
 
 from autograder.sandbox.isolation import Isolation
 from autograder.sandbox.limits import scrubbed_environment
+from autograder.sandbox.reaper import become_subreaper, end_children, wait_for_exit
 
 ENGINE_ROOT = str(Path(__file__).resolve().parents[2])
 """The folder holding this `autograder` package: the zygote imports the very same engine."""
@@ -208,7 +209,6 @@ def _read_line(sock: socket.socket) -> dict[str, Any]:
 
 def serve(control_fd: int, config_text: str) -> int:
     """The zygote's loop: spawn workers and end them, until the grader closes the socket."""
-    from autograder.sandbox.reaper import become_subreaper
     from autograder.sandbox.worker import preload, warm_up
 
     config = json.loads(config_text)
@@ -295,35 +295,19 @@ def _end_everything(
     code = None
     if pid:
         if patient:  # it is ending by itself: let it, so that its exit code is known
-            code = _wait(pid, time.monotonic() + 1.0)
+            code = wait_for_exit(pid, time.monotonic() + 1.0)
         if code is None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(pid, signal.SIGKILL)
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
-            code = _wait(pid, None)
+            code = wait_for_exit(pid, None)
     if config["private_tmp"]:
         ended = _end_namespace()
         _empty_private_folders(config["workdir"])
     else:
-        from autograder.sandbox.reaper import end_children
-
         ended = end_children()
     return code, ended
-
-
-def _wait(pid: int, deadline: float | None) -> int | None:
-    """`pid`'s exit code once it ended (None if still running at the deadline)."""
-    while True:
-        try:
-            done, status = os.waitpid(pid, 0 if deadline is None else os.WNOHANG)
-        except ChildProcessError:
-            return None
-        if done:
-            return os.waitstatus_to_exitcode(status)
-        if deadline is not None and time.monotonic() >= deadline:
-            return None
-        time.sleep(0.005)
 
 
 def _end_namespace() -> int:
