@@ -1,0 +1,168 @@
+"""Where a graded submission's CPU time goes: the grader, the runner, its test child, the
+sandbox (bwrap and the zygote) and the worker that runs the student's code.
+
+Runs `autograder grade` on a generated class and accounts every process's CPU time with Linux
+control groups (cgroup v2's cpu.stat): a watcher moves each new process into its role's group
+as soon as it sees it (every 2 ms; a process's first moments count for its parent's role). With
+`--closed-form`, every submission's `relative_dot` returns cos(w·k) without SymPy's
+simplification, so the difference between the two runs is the students' own SymPy work.
+Needs root and a cgroup v2 hierarchy; prints figures, asserts nothing.
+
+    .venv/bin/python bench/cpu_by_process.py --n 70 --jobs 1
+    .venv/bin/python bench/cpu_by_process.py --n 70 --jobs 1 --closed-form
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from grade_class import BIN, ROOT, SAMPLES, make_class
+
+ROLES = ("grader", "runner", "test child", "sandbox", "worker")
+HIERARCHIES = (Path("/sys/fs/cgroup/unified"), Path("/sys/fs/cgroup"))
+
+
+def cgroup_root() -> Path:
+    for root in HIERARCHIES:
+        if (root / "cgroup.procs").is_file() and (root / "cgroup.controllers").is_file():
+            return root
+    raise SystemExit("needs a cgroup v2 hierarchy (mounted at /sys/fs/cgroup or .../unified)")
+
+
+class Accounts:
+    """One control group per role, created under `root` and removed at the end."""
+
+    def __init__(self, root: Path) -> None:
+        self.base = root / f"autograder-bench-{os.getpid()}"
+        self.groups = {role: self.base / role.replace(" ", "-") for role in ROLES}
+        for group in self.groups.values():
+            group.mkdir(parents=True)
+
+    def seconds(self, role: str) -> float:
+        for line in (self.groups[role] / "cpu.stat").read_text().splitlines():
+            if line.startswith("usage_usec"):
+                return int(line.split()[1]) / 1e6
+        return 0.0
+
+    def members(self, role: str) -> list[int]:
+        return [int(pid) for pid in (self.groups[role] / "cgroup.procs").read_text().split()]
+
+    def move(self, pid: int, role: str) -> None:
+        with contextlib.suppress(OSError):  # it has ended
+            (self.groups[role] / "cgroup.procs").write_text(str(pid))
+
+    def remove(self) -> None:
+        for group in self.groups.values():
+            group.rmdir()
+        self.base.rmdir()
+
+
+def _process(pid: int) -> tuple[bytes, int] | None:
+    try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
+        parent = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return command, parent
+
+
+def sort_processes(accounts: Accounts, grader: int, stop: threading.Event) -> None:
+    """Moves every process of the grader's tree to its role's group, again and again (a fork
+    of the runner is a test child until it executes bwrap)."""
+    while not stop.is_set():
+        for role in ROLES:
+            for pid in accounts.members(role):
+                found = role_of(pid, grader)
+                if found is not None and found != role:
+                    accounts.move(pid, found)
+        time.sleep(0.002)
+
+
+def role_of(pid: int, grader: int) -> str | None:
+    """By ancestry: under bwrap, bwrap itself and the zygote (a child of bwrap's init) are the
+    sandbox and anything the zygote forked a worker; otherwise a runner or its test child."""
+    if pid == grader:
+        return "grader"
+    chain: list[bytes] = []
+    current: int | None = pid
+    while current is not None and current != grader:
+        seen = _process(current)
+        if seen is None or current <= 1:
+            return None
+        chain.append(seen[0])
+        current = seen[1]
+    under_bwrap = [b"bwrap" in command for command in chain]
+    if any(under_bwrap):
+        return "worker" if not any(under_bwrap[:2]) else "sandbox"
+    return "runner" if len(chain) == 1 else "test child"
+
+
+def closed_form_class(folder: Path, n: int) -> Path:
+    """n copies of a correct submission whose relative_dot skips SymPy's simplification."""
+    source = (SAMPLES / "correct_vectorised.py").read_text(encoding="utf-8")
+    marker = "    return sp.trigsimp("
+    if marker not in source:
+        raise SystemExit("correct_vectorised.py no longer simplifies as this script expects")
+    source = source.replace(marker, "    return sp.cos(w * k)\n" + marker, 1)
+    folder.mkdir(parents=True)
+    for number in range(n):
+        (folder / f"s{number:04d}_closed_form.py").write_text(source, encoding="utf-8")
+    return folder
+
+
+def grade_accounted(accounts: Accounts, folder: Path, jobs: int) -> float:
+    """Grade `folder` with its processes sorted into `accounts`; the wall time in seconds."""
+    with tempfile.TemporaryDirectory() as out:
+        command = [str(BIN / "autograder"), "grade", str(folder), "--out", out,
+                   "--jobs", str(jobs), "--course", str(ROOT), "--format", "json"]  # fmt: skip
+        procs = accounts.groups["grader"] / "cgroup.procs"
+        stop = threading.Event()
+        started = time.perf_counter()
+        grader = subprocess.Popen(
+            ["/bin/sh", "-c", f'echo $$ > "{procs}" && exec "$@"', "sh", *command],
+            stdout=subprocess.DEVNULL,
+        )
+        watcher = threading.Thread(
+            target=sort_processes, args=(accounts, grader.pid, stop), daemon=True
+        )
+        watcher.start()
+        grader.wait()
+        stop.set()
+        watcher.join()
+        return time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=70)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument(
+        "--closed-form", action="store_true", help="relative_dot returns cos(w·k) unsimplified"
+    )
+    args = parser.parse_args()
+    accounts = Accounts(cgroup_root())
+    try:
+        with tempfile.TemporaryDirectory() as scratch:
+            place = Path(scratch) / "class"
+            make = closed_form_class if args.closed_form else make_class
+            wall = grade_accounted(accounts, make(place, args.n), args.jobs)
+        used = {role: accounts.seconds(role) * 1e3 / args.n for role in ROLES}
+    finally:
+        accounts.remove()
+    kind = "closed-form relative_dot" if args.closed_form else "the benchmark's class"
+    print(f"{args.n} submissions ({kind}), --jobs {args.jobs}: {wall * 1e3 / args.n:.0f} ms "
+          f"of wall time each; CPU per submission:")  # fmt: skip
+    for role in ROLES:
+        print(f"  {role:11s} {used[role]:6.1f} ms")
+    print(f"  {'total':11s} {sum(used.values()):6.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
