@@ -23,7 +23,7 @@ import threading
 import time
 from pathlib import Path
 
-from grade_class import BIN, ROOT, SAMPLES, make_class
+from grade_class import BIN, ROOT, closed_form_class, make_class
 
 ROLES = ("grader", "runner", "test child", "sandbox", "worker")
 HIERARCHIES = (Path("/sys/fs/cgroup/unified"), Path("/sys/fs/cgroup"))
@@ -102,19 +102,6 @@ def role_of(pid: int, grader: int) -> str | None:
     if any(under_bwrap):
         return "worker" if not any(under_bwrap[:2]) else "sandbox"
     return "runner" if len(chain) == 1 else "test child"
-
-
-def closed_form_class(folder: Path, n: int) -> Path:
-    """n copies of a correct submission whose relative_dot skips SymPy's simplification."""
-    source = (SAMPLES / "correct_vectorised.py").read_text(encoding="utf-8")
-    marker = "    return sp.trigsimp("
-    if marker not in source:
-        raise SystemExit("correct_vectorised.py no longer simplifies as this script expects")
-    source = source.replace(marker, "    return sp.cos(w * k)\n" + marker, 1)
-    folder.mkdir(parents=True)
-    for number in range(n):
-        (folder / f"s{number:04d}_closed_form.py").write_text(source, encoding="utf-8")
-    return folder
 
 
 def grade_accounted(accounts: Accounts, folder: Path, jobs: int) -> float:

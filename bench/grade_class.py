@@ -11,7 +11,9 @@ class, 5 % that loop into the call time limit), then times on the same submissio
 Peak memory is the largest sum of proportional set sizes (PSS: shared pages split between the
 processes sharing them) over the grader and all its descendants, sampled every 50 ms. For the
 looping class it also prints the time beyond the timeouts themselves (each timed-out call costs
-the rubric's call limit). Prints figures; asserts nothing.
+the rubric's call limit). With --closed-form, every submission's relative_dot returns cos(w·k)
+without SymPy's simplification: the same comparison without the students' own SymPy work.
+Prints figures; asserts nothing.
 
     .venv/bin/python bench/grade_class.py --n 50 200 1000 --nbgrader
 """
@@ -51,6 +53,24 @@ def make_class(folder: Path, n: int, *, looping_share: float = 0.0) -> Path:
     for number in range(n):
         kind = "hostile_infinite_loop" if number % 20 == 0 and number // 20 < loops else next(kinds)
         shutil.copy(SAMPLES / f"{kind}.py", folder / f"s{number:04d}_{kind}.py")
+    return folder
+
+
+CLOSED_FORM = """
+
+def relative_dot(pos, k, w):  # added by the benchmark: the closed form, no SymPy simplification
+    import sympy
+
+    return sympy.cos(w * k)
+"""
+
+
+def closed_form_class(folder: Path, n: int) -> Path:
+    """The same class as make_class, but every relative_dot returns cos(w·k) straight away:
+    what grading costs beside the students' own SymPy simplification."""
+    make_class(folder, n)
+    for path in folder.glob("*.py"):
+        path.write_text(path.read_text(encoding="utf-8") + CLOSED_FORM, encoding="utf-8")
     return folder
 
 
@@ -211,6 +231,9 @@ def main() -> None:
     parser.add_argument("--jobs1-max", type=int, default=200, help="skip --jobs 1 above this N")
     parser.add_argument("--bare-max", type=int, default=200, help="skip the bare limit above")
     parser.add_argument("--looping-max", type=int, default=200, help="the 5 %% looping class up to")
+    parser.add_argument("--closed-form", action="store_true",
+                        help="a class whose relative_dot skips SymPy (what the kit costs beside "
+                             "the students' own simplification)")  # fmt: skip
     args = parser.parse_args()
     course = Course.load(ROOT)
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
@@ -218,10 +241,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         for n in args.n:
             looping = [("5 % looping", 0.05)] if n <= args.looping_max else []
+            if args.closed_form:
+                looping = []
             classes = [("no timeouts", 0.0), *looping]
             for label, share in classes:
                 name = f"n{n}_" + label.replace(" ", "_").replace("%", "pc")
-                folder = make_class(Path(scratch) / name, n, looping_share=share)
+                if args.closed_form:
+                    folder = closed_form_class(Path(scratch) / name, n)
+                else:
+                    folder = make_class(Path(scratch) / name, n, looping_share=share)
                 print(f"\n{label}, {n} submissions:")
                 figures: dict[str, float] = {}
                 bare_scores: dict[str, float] = {}
