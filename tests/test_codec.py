@@ -84,6 +84,8 @@ def _forged_array(dtype: str, shape: list[Any], raw: bytes) -> dict[str, Any]:
         (_forged_array("<f8,<i4", [1], bytes(12)), "dtype"),
         (_forged_array("<M8[s]", [1], bytes(8)), "dtype"),
         (_forged_array("<f8", [2], bytes(8)), "do not fill"),
+        (_forged_array("<f8", [1], bytes(8 * 10**6)), "do not fill"),
+        ({"$": "ndarray", "dtype": "<f8", "shape": [1], "raw": "AAAAAAAAAA=="}, "do not fill"),
         (_forged_array("<f8", [2**20, 2**20], b""), "larger than the limit"),
         (_forged_array("<f8", [-1], b""), "malformed shape"),
         (_forged_array("<f8", [1.5], bytes(8)), "malformed shape"),

@@ -201,8 +201,11 @@ def _decode_array(data: dict[str, Any], tag: str) -> Any:
     count = math.prod(shape)
     if count * dtype.itemsize > MAX_ARRAY_BYTES:
         raise CodecError("an array larger than the limit")
-    raw = base64.b64decode(data["raw"], validate=True)
-    if len(raw) != count * dtype.itemsize:
+    size, text = count * dtype.itemsize, data["raw"]
+    if type(text) is not str or len(text) != 4 * ((size + 2) // 3):  # checked before decoding
+        raise CodecError(f"an array whose bytes do not fill its shape {tuple(shape)}")
+    raw = base64.b64decode(text, validate=True)
+    if len(raw) != size:
         raise CodecError(f"an array whose bytes do not fill its shape {tuple(shape)}")
     array = np.frombuffer(bytearray(raw), dtype=dtype).reshape(shape)
     return array[()] if tag == "npscalar" else array
