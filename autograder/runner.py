@@ -51,9 +51,11 @@ from autograder.scratch import private_folder
 TEST_FOLDERS = ("public_tests", "hidden_tests")
 UNUSED_PLUGINS = ("cacheprovider", "terminal", "faulthandler", "pastebin", "junitxml", "doctest",
                   "stepwise", "setuponly", "setupplan", "debugging", "unraisableexception",
-                  "threadexception", "warnings")  # fmt: skip
+                  "threadexception", "warnings", "logging")  # fmt: skip
 """Per-test work nobody reads when grading (outcomes come from the recorder). The plugins that
-give tests fixtures (tmp_path, monkeypatch, capsys, caplog, recwarn) stay."""
+give tests fixtures (tmp_path, monkeypatch, capsys, recwarn) stay; `logging` goes (about 30 µs
+a test) because its `caplog` could only see the grader's own records: the student's code logs
+in its worker, never in the process that runs the tests."""
 PRELOADED = ("numpy.random", "sympy.combinatorics", "sympy.sets.setexpr", "sympy.tensor.tensor",
              "secrets", "hmac", "difflib", "pprint")  # fmt: skip
 """Imported by the checks on first use: imported once here instead of in every child."""
