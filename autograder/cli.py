@@ -214,8 +214,7 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _validate(args: argparse.Namespace) -> int:
-    course = _course(args)
-    spec = course.rubric.assignment(args.assignment)
+    course, spec = _assignment(args)
     verdicts = validate(course, spec, only=args.only, jobs=args.jobs)
     if not verdicts:
         raise ConfigError(f"--only {' '.join(args.only)} matches no case")
@@ -245,9 +244,14 @@ def _course(args: argparse.Namespace) -> Course:
     return Course.load(args.course) if args.course else Course.find(Path.cwd())
 
 
-def _release(args: argparse.Namespace) -> int:
+def _assignment(args: argparse.Namespace) -> tuple[Course, AssignmentSpec]:
+    """The course and the assignment a verb works on (--course, --assignment)."""
     course = _course(args)
-    spec = course.rubric.assignment(args.assignment)
+    return course, course.rubric.assignment(args.assignment)
+
+
+def _release(args: argparse.Namespace) -> int:
+    course, spec = _assignment(args)
     if args.check:
         check_release(course, spec)
         print(f"{course.template_dir.name}/ is up to date with {spec.name}")
@@ -261,16 +265,14 @@ def _release(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    course = _course(args)
-    spec = course.rubric.assignment(args.assignment)
+    course, spec = _assignment(args)
     names = build_zip(course, spec, args.out)
     print(f"wrote {args.out}: {len(names)} files (setup.sh, run_autograder, engine/, course/)")
     return EXIT_OK
 
 
 def _grade(args: argparse.Namespace) -> int:
-    course = _course(args)
-    spec = course.rubric.assignment(args.assignment)
+    course, spec = _assignment(args)
     formats = [name.strip() for name in args.format.split(",") if name.strip()]
     unknown = [name for name in formats if name not in FORMATS]
     if unknown:
