@@ -27,6 +27,9 @@ from autograder.results import SubmissionResult
 from autograder.rubric import AssignmentSpec, LatePolicy
 
 SUBMISSION_SUFFIXES = (".py", ".ipynb", ".zip")
+REHEARSAL_PAYS_FROM = 20
+"""Submissions per runner from which its rehearsal (runner.py) saves more CPU than it costs:
+it costs about as much as 20 submissions save (bench/README.md)."""
 
 
 @dataclass(frozen=True)
@@ -176,8 +179,9 @@ def grade_class(
         skipped = tuple(item.student for item in items if item not in todo)
         graded: list[Entry] = []
         workers = max(1, min(jobs, len(todo)))
-        with RunnerPool(course, spec, size=workers, hide=(out.resolve(),)) as runners, \
-                ThreadPoolExecutor(max_workers=workers) as pool:  # fmt: skip
+        rehearse = len(todo) >= REHEARSAL_PAYS_FROM * workers
+        with RunnerPool(course, spec, size=workers, hide=(out.resolve(),), rehearse=rehearse) \
+                as runners, ThreadPoolExecutor(max_workers=workers) as pool:  # fmt: skip
             futures = {pool.submit(runners.grade, item.path): item for item in todo}
             for future in as_completed(futures):
                 item = futures.pop(future)  # a finished result is not kept past its recording

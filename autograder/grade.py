@@ -34,10 +34,22 @@ class Runner:
     Started on first use; if it dies or stops answering it is killed, the submission it was
     grading is a grader_error, and the next one starts a fresh runner. One thread at a time."""
 
-    def __init__(self, course: Course, spec: AssignmentSpec, *, hide: tuple[Path, ...] = ()):
+    def __init__(
+        self,
+        course: Course,
+        spec: AssignmentSpec,
+        *,
+        hide: tuple[Path, ...] = (),
+        rehearse: bool = False,
+    ) -> None:
+        """`rehearse`: grade the reference and a wrong version of it once at start, so that every
+        submission after them costs less (worth it for a runner that grades a dozen or more)."""
         self.course = course
         self.spec = spec
         self.hide = hide
+        self.rehearse = rehearse
+        self.rehearsal: dict[str, Any] | None = None
+        """What the running process's rehearsal did: {"passed", "tests"} or {"failed"}."""
         self._process: subprocess.Popen[bytes] | None = None
         self._errors: IO[bytes] | None = None
         self._scratch = private_folder("grade")
@@ -126,6 +138,7 @@ class Runner:
             "course": str(self.course.root),
             "assignment": self.spec.name,
             "hide": [str(p) for p in self.hide],
+            "rehearse": self.rehearse,
         }
         self._errors = tempfile.TemporaryFile()  # noqa: SIM115 (kept open while the runner lives)
         self._process = subprocess.Popen(
@@ -144,8 +157,8 @@ class Runner:
         )
 
     def await_ready(self) -> None:
-        """Wait until the runner has collected the tests."""
-        self._read_reply(STARTUP_TIMEOUT_S, "start")
+        """Wait until the runner has collected the tests (and rehearsed)."""
+        self.rehearsal = self._read_reply(STARTUP_TIMEOUT_S, "start").get("rehearsal")
 
     def _ask(self, request: dict[str, Any], timeout_s: float) -> dict[str, Any]:
         if self._process is None or self._process.poll() is not None:
@@ -202,10 +215,16 @@ class RunnerPool:
     """`size` runners shared by as many threads: each grade takes an idle runner."""
 
     def __init__(
-        self, course: Course, spec: AssignmentSpec, *, size: int, hide: tuple[Path, ...] = ()
+        self,
+        course: Course,
+        spec: AssignmentSpec,
+        *,
+        size: int,
+        hide: tuple[Path, ...] = (),
+        rehearse: bool = False,
     ) -> None:
         self._idle: queue.SimpleQueue[Runner] = queue.SimpleQueue()
-        self._all = [Runner(course, spec, hide=hide) for _ in range(size)]
+        self._all = [Runner(course, spec, hide=hide, rehearse=rehearse) for _ in range(size)]
         for runner in self._all:  # all start at once; each collects the tests in parallel
             runner.launch()
         for runner in self._all:

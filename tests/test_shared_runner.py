@@ -79,3 +79,26 @@ def test_a_shared_runner_grades_like_a_fresh_one(
     assert hostile.score == 78.5
     assert after.score == again.score == 80
     assert [t.message for t in after.tests] == [t.message for t in again.tests]
+
+
+def test_a_rehearsed_runner_grades_exactly_like_one_that_did_not(
+    course: Course, spec: AssignmentSpec
+) -> None:
+    samples = course.assignment_dir(spec) / "sample_class"
+    names = ("bug_sin_cos_swapped", "correct_loops", "hostile_monkeypatch", "bug_exponent_i")
+
+    def grades(runner: Runner) -> list[list[tuple[object, ...]]]:
+        graded = [runner.grade(samples / f"{name}.py") for name in names]
+        return [
+            [(t.name, t.status, t.score, t.message, t.hint) for t in result.tests]
+            for result in graded
+        ]
+
+    with Runner(course, spec) as plain, Runner(course, spec, rehearse=True) as rehearsed:
+        expected = grades(plain)
+        assert plain.rehearsal is None
+        assert grades(rehearsed) == expected
+        # it rehearsed on the reference, which passes every test
+        assert rehearsed.rehearsal is not None
+        assert rehearsed.rehearsal["passed"] == rehearsed.rehearsal["tests"] > 50
+    assert any(status != "passed" for result in expected for _, status, *_ in result)
