@@ -259,14 +259,14 @@ class ServeLoop:
         source passed, or why the rehearsal stopped.
         """
         slot = self.zygote.workdir
-        outcomes = recorder(session.config)
+        recorded = recorder(session.config)
         summary: dict[str, Any] = {}
         try:
             module = slot / self.spec.module
             module.write_text(source, encoding="utf-8")
             hand_to_worker(slot)
             self._run_tests(session, module)
-            passed = [o for o in outcomes.outcomes.values() if o.status == "passed"]
+            passed = [o for o in recorded.outcomes.values() if o.status == "passed"]
             summary = {"passed": len(passed), "tests": len(session.items)}
         except Exception as error:  # a rehearsal only saves time: serve without it
             summary = {"failed": f"{type(error).__name__}: {error}"}
@@ -278,8 +278,8 @@ class ServeLoop:
             except ZygoteFailed:
                 self.zygote.close_now()
             _empty(slot)
-            outcomes.outcomes.clear()
-            outcomes.durations.clear()
+            recorded.outcomes.clear()
+            recorded.durations.clear()
             session.testsfailed = 0
             self.context.student = None
             self.context.calls = []
