@@ -42,8 +42,8 @@ class Runner:
         hide: tuple[Path, ...] = (),
         rehearse: bool = False,
     ) -> None:
-        """`rehearse`: grade the reference and a wrong version of it once at start, so that every
-        submission after them costs less (worth it for a runner that grades a dozen or more)."""
+        """`rehearse`: grade the reference once at start, so that every submission after it
+        costs less (worth it for a runner with 20 or more to grade: batch.REHEARSAL_PAYS_FROM)."""
         self.course = course
         self.spec = spec
         self.hide = hide
