@@ -62,7 +62,7 @@ def locate(path: Path, *, assignment: str | None = None) -> CheckTarget:
     if not path.exists():
         raise ConfigError(f"{path} does not exist: pass your module or the folder that holds it")
     folder = path if path.is_dir() else path.parent
-    released = _released_folder(folder)
+    released = released_folder(folder)
     if released is not None and (path.is_dir() or path.name == released.submission.name):
         return released
     course_root = find_course_root(folder) or find_course_root(Path.cwd())
@@ -85,7 +85,8 @@ def locate(path: Path, *, assignment: str | None = None) -> CheckTarget:
     return CheckTarget(submission=submission, tests_dir=course.public_tests_dir(spec))
 
 
-def _released_folder(folder: Path) -> CheckTarget | None:
+def released_folder(folder: Path) -> CheckTarget | None:
+    """The student module and public tests a released folder's pytest.ini names, or None."""
     ini = folder / TEMPLATE_INI
     if not ini.is_file():
         return None

@@ -16,7 +16,6 @@ import autograder
 from autograder.course import Course
 from autograder.rubric import AssignmentSpec
 
-ROOT_VARIABLE = "AUTOGRADER_ROOT"
 IGNORED = {"__pycache__", ".pytest_cache", "sample_class", ".ipynb_checkpoints"}
 
 SETUP_SH = """\

@@ -84,11 +84,11 @@ def run_part(course: Course, assignment: str, part: str | None, student: Any) ->
 
 def run_public_part(part: str, student: Any) -> list[TestOutcome]:
     """The public tests of `part` from the released folder around the working folder."""
-    from autograder.check import _released_folder
+    from autograder.check import released_folder
 
     here = Path.cwd().resolve()
     for folder in (here, *here.parents):
-        target = _released_folder(folder)
+        target = released_folder(folder)
         if target is not None:
             context = GradingContext(student=student, reference=None, tolerance=TOLERANCE, seed=0)
             return _run([target.tests_dir], folder, context, part)

@@ -8,8 +8,9 @@ Then it serves requests, one JSON line each on stdin (a submission folder and a 
 1. the submission is copied into the slot, the zygote's working folder (seen as /tmp/submission
    inside the sandbox);
 2. a child forked from the runner runs every collected test against it (fixtures start fresh
-   in each child, since the runner itself never runs a test) and writes the outcomes, the
-   worker's output to the results file, and the symbolic verdicts it learnt beside it;
+   in each child: the runner runs tests only in its rehearsal, whose fixtures end before the
+   first child) and writes the outcomes, the worker's output to the results file, and the
+   symbolic verdicts it learnt beside it;
 3. the runner waits for the child within the submission's time limit, ends every worker process
    and empties the sandbox's /tmp through the zygote, empties the slot, keeps the verdicts, and
    answers with one JSON line on stdout.
@@ -186,11 +187,7 @@ class ServeLoop:
                 self._child(session, slot / request["module_file"], results)
             code = _wait(pid, time.monotonic() + limit)
         finally:
-            try:
-                self.zygote.end(None)  # every worker process ends; the sandbox's /tmp is emptied
-            except ZygoteFailed:  # it died, and its PID namespace with it: start a new one
-                self.zygote.close_now()
-            _empty(slot)
+            self._clear_slot()
         if code is None:
             return f"the grader's checks did not finish within {limit:g} s"
         if code != 0 or not results.is_file():
@@ -246,6 +243,13 @@ class ServeLoop:
                 item.ihook.pytest_runtest_protocol(item=item, nextitem=following)
         return student
 
+    def _clear_slot(self) -> None:
+        """End every worker process, empty the sandbox's /tmp (both through the zygote) and the
+        slot: nothing of one submission is left for the next."""
+        with contextlib.suppress(ZygoteFailed):  # it is killed already (Zygote.end)
+            self.zygote.end(None)
+        _empty(self.zygote.workdir)
+
     def _rehearse(self, session: pytest.Session, source: str) -> dict[str, Any]:
         """Grade `source` once here, in the runner itself, before serving any student.
 
@@ -273,11 +277,7 @@ class ServeLoop:
         finally:
             with contextlib.suppress(Exception):
                 session._setupstate.teardown_exact(None)  # fixtures start fresh in children
-            try:
-                self.zygote.end(None)
-            except ZygoteFailed:
-                self.zygote.close_now()
-            _empty(slot)
+            self._clear_slot()
             recorded.outcomes.clear()
             recorded.durations.clear()
             session.testsfailed = 0

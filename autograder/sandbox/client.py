@@ -266,9 +266,8 @@ class StudentSession:
         self._fds = (-1, -1)
         try:
             code, _ = self.zygote.end(pid, patient=reason in ("crash", "closed"))
-        except ZygoteFailed:
+        except ZygoteFailed:  # it is killed already (Zygote.end): no exit code to report
             code = None
-            self.zygote.close_now()
         if self._drainer is not None:
             self._drainer.join(timeout=5)
         return code

@@ -198,10 +198,9 @@ def _decode_array(data: dict[str, Any], tag: str) -> Any:
         raise CodecError("an array with a malformed shape")
     if tag == "npscalar" and shape:
         raise CodecError("a NumPy scalar with a shape")
-    count = math.prod(shape)
-    if count * dtype.itemsize > MAX_ARRAY_BYTES:
+    size, text = math.prod(shape) * dtype.itemsize, data["raw"]
+    if size > MAX_ARRAY_BYTES:
         raise CodecError("an array larger than the limit")
-    size, text = count * dtype.itemsize, data["raw"]
     if type(text) is not str or len(text) != 4 * ((size + 2) // 3):  # checked before decoding
         raise CodecError(f"an array whose bytes do not fill its shape {tuple(shape)}")
     raw = base64.b64decode(text, validate=True)

@@ -95,7 +95,10 @@ class Zygote:
 
     def end(self, pid: int | None, *, patient: bool = False) -> tuple[int | None, int]:
         """Kill worker `pid` (given a second to end by itself if `patient`) and everything else
-        the workers left; (its exit code, how many other processes were ended)."""
+        the workers left; (its exit code, how many other processes were ended).
+
+        Raises ZygoteFailed when it stopped answering: it is killed by then (under bwrap with its
+        PID namespace, so every worker in it too), and its next use starts a new one."""
         reply = self._ask({"op": "end", "pid": pid, "patient": patient})
         code = reply.get("code")
         return (int(code) if code is not None else None), int(reply.get("ended", 0))
