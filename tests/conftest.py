@@ -37,13 +37,24 @@ def reference(course: Course, spec: AssignmentSpec) -> ModuleType:
     return module
 
 
-@pytest.fixture
-def course_copy(tmp_path: Path) -> Course:
-    """A private copy of the course files, for tests that write or break them."""
+def copy_course(target: Path) -> Course:
+    """A copy of the repository's course files in `target`."""
     for name in COURSE_FILES:
         source = ROOT / name
         if source.is_dir():
-            shutil.copytree(source, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
+            shutil.copytree(source, target / name, ignore=shutil.ignore_patterns("__pycache__"))
         else:
-            shutil.copy2(source, tmp_path / name)
-    return Course.load(tmp_path)
+            shutil.copy2(source, target / name)
+    return Course.load(target)
+
+
+@pytest.fixture
+def course_copy(tmp_path: Path) -> Course:
+    """A private copy of the course files, for tests that write or break them."""
+    return copy_course(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def module_course_copy(tmp_path_factory: pytest.TempPathFactory) -> Course:
+    """A copy of the course files shared by one test module's tests (set up once per module)."""
+    return copy_course(tmp_path_factory.mktemp("course"))

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import zipfile
@@ -38,15 +37,8 @@ print("PROBE", len(seen), "files;", text[:40])
 
 
 @pytest.fixture(scope="module")
-def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from tests.conftest import COURSE_FILES, ROOT
-
-    course = tmp_path_factory.mktemp("course")
-    for name in COURSE_FILES:
-        if (ROOT / name).is_dir():
-            shutil.copytree(ROOT / name, course / name)
-        else:
-            shutil.copy2(ROOT / name, course / name)
+def archive(tmp_path_factory: pytest.TempPathFactory, module_course_copy: Course) -> Path:
+    course = module_course_copy.root
     rubric = course / "grading.toml"
     rubric.write_text(rubric.read_text(encoding="utf-8") + LATE, encoding="utf-8")
     out = tmp_path_factory.mktemp("export") / "autograder.zip"

@@ -15,7 +15,8 @@ import yaml
 from autograder.cli import _parser
 from autograder.course import Course
 from autograder.rubric import AssignmentSpec
-from tests.conftest import ROOT
+
+ROOT = Path(__file__).resolve().parents[1]
 
 WORKFLOWS = [ROOT / ".github" / "workflows" / "grade-class.yml",
              ROOT / "student_template" / ".github" / "workflows" / "check.yml"]  # fmt: skip
