@@ -1,9 +1,13 @@
 """Grade a generated class three ways and compare: per-submission time, ratios, peak memory.
 
-Generates N submissions from the sample class's correct and buggy kinds (and, for a second
-class, 5 % that loop into the call time limit), then times on the same submissions:
+Generates N submissions cycling through every kind of the sample class, correct, buggy and
+hostile, except the one that loops (and, for a second class, 5 % that loop into the call time
+limit); `--without-hostile` keeps the correct and buggy kinds only. Then, on the same
+submissions, it times:
   (a) the bare limit: each submission imported into this one process and the same public and
-      hidden tests run on it in-process by pytest (no worker, no sandbox, no runner);
+      hidden tests run on it in-process by pytest (no worker, no sandbox, no runner); hostile
+      submissions cannot run without isolation (one ends the process, one patches numpy, one
+      leaves a process behind), so the bare limit times the others only;
   (b) `autograder grade --jobs 1` and `--jobs 2`: the real command, as a separate process;
   (c) `nbgrader autograde` on the same submissions as notebooks whose test cells call the same
       checks (`autograder.inline.part_points`), one cell per rubric part (only with --nbgrader,
@@ -36,22 +40,28 @@ from pathlib import Path
 
 from autograder.course import Course
 from autograder.inline import run_whole
-from autograder.sandbox.reaper import process_table
+from autograder.sandbox.reaper import become_subreaper, end_children, process_table
 from autograder.solutions import solution_source
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
-KINDS = ("correct_vectorised", "correct_loops", "correct_float32", "bug_sin_cos_swapped",
-         "bug_exponent_i", "bug_no_sqrt_scaling", "bug_transposed_rotation")  # fmt: skip
 SAMPLES = ROOT / "assignments" / "positional_encoding" / "sample_class"
+LOOPING = "hostile_infinite_loop"
+"""The kind that runs into the call time limit: only in the looping class."""
+KINDS = tuple(sorted(path.stem for path in SAMPLES.glob("*.py") if path.stem != LOOPING))
 
 
-def make_class(folder: Path, n: int, *, looping_share: float = 0.0) -> Path:
+def is_hostile(submission: str) -> bool:
+    return "hostile_" in submission
+
+
+def make_class(folder: Path, n: int, *, looping_share: float = 0.0, hostile: bool = True) -> Path:
+    """N submissions named `sNNNN_KIND.py`, cycling through the sample class's kinds."""
     folder.mkdir(parents=True)
     loops = round(n * looping_share)
-    kinds = itertools.cycle(KINDS)
+    kinds = itertools.cycle(k for k in KINDS if hostile or not is_hostile(k))
     for number in range(n):
-        kind = "hostile_infinite_loop" if number % 20 == 0 and number // 20 < loops else next(kinds)
+        kind = LOOPING if number % 20 == 0 and number // 20 < loops else next(kinds)
         shutil.copy(SAMPLES / f"{kind}.py", folder / f"s{number:04d}_{kind}.py")
     return folder
 
@@ -65,20 +75,21 @@ def relative_dot(pos, k, w):  # added by the benchmark: the closed form, no SymP
 """
 
 
-def closed_form_class(folder: Path, n: int) -> Path:
+def closed_form_class(folder: Path, n: int, *, hostile: bool = True) -> Path:
     """The same class as make_class, but every relative_dot returns cos(w·k) straight away:
     what grading costs beside the students' own SymPy simplification."""
-    make_class(folder, n)
+    make_class(folder, n, hostile=hostile)
     for path in folder.glob("*.py"):
         path.write_text(path.read_text(encoding="utf-8") + CLOSED_FORM, encoding="utf-8")
     return folder
 
 
 def bare_limit(course: Course, folder: Path) -> tuple[float, dict[str, float]]:
-    """Seconds per submission, and each one's score: the same tests, in this process."""
+    """Seconds per submission, and each one's score: the same tests, in this process (the
+    submissions that are not hostile: nothing would survive them here)."""
     scores = {}
     started = time.perf_counter()
-    paths = sorted(folder.glob("*.py"))
+    paths = sorted(p for p in folder.glob("*.py") if not is_hostile(p.stem))
     for path in paths:
         namespace = runpy.run_path(str(path))
         scores[path.stem] = run_whole(course, None, namespace)
@@ -204,10 +215,13 @@ def timed_nbgrader(folder: Path, scratch: Path) -> tuple[float, dict[str, float]
         target = course / "submitted" / path.stem / "ps1"
         target.mkdir(parents=True)
         (target / "ps1.ipynb").write_text(bench_notebook(Course.load(ROOT), path.read_text()))
+    become_subreaper()  # what nbgrader's kernels leave behind is adopted here, then ended
     started = time.perf_counter()
-    subprocess.run([*nbgrader, "autograde", "ps1", "--create"], cwd=course, env=environment,
-                   check=True, capture_output=True)  # fmt: skip
+    with (scratch / "autograde.log").open("wb") as log:  # not a pipe: an orphan would hold it
+        subprocess.run([*nbgrader, "autograde", "ps1", "--create"], cwd=course, env=environment,
+                       stdout=subprocess.DEVNULL, stderr=log)  # fmt: skip
     elapsed = time.perf_counter() - started
+    end_children()  # hostile_orphan's daemons: nbgrader has no sandbox to end them
     report = course / "grades.csv"
     subprocess.run([*nbgrader, "export", "--to", str(report)], cwd=course, env=environment,
                    check=True, capture_output=True)  # fmt: skip
@@ -216,11 +230,25 @@ def timed_nbgrader(folder: Path, scratch: Path) -> tuple[float, dict[str, float]
     return elapsed / len(paths), scores
 
 
-def agreement(left: dict[str, float], right: dict[str, float]) -> str:
-    differ = sorted(k for k in left if k not in right or abs(left[k] - right.get(k, 0)) > 1e-6)
-    text = f"{len(left) - len(differ)}/{len(left)} scores agree"
-    shown = ", ".join(f"{k}: {left[k]:g} vs {right.get(k, float('nan')):g}" for k in differ[:5])
-    return text + (f" (differ: {shown})" if differ else "")
+def agreement(kit: dict[str, float], other: dict[str, float]) -> str:
+    """How the kit's scores compare with another grader's on the submissions both graded:
+    on the honest ones they must agree; on the hostile ones a grader without isolation may be
+    fooled (each hostile kind that scored differently is named once)."""
+    both = sorted(set(kit) & set(other))
+    honest = [k for k in both if not is_hostile(k)]
+    differ = [k for k in honest if abs(kit[k] - other[k]) > 1e-6]
+    text = f"{len(honest) - len(differ)}/{len(honest)} scores agree"
+    if differ:
+        shown = ", ".join(f"{k}: {kit[k]:g} vs {other[k]:g}" for k in differ[:5])
+        text += f" (differ: {shown})"
+    fooled: dict[str, str] = {}
+    for k in both:
+        kind = k.split("_", 1)[1]
+        if is_hostile(k) and abs(kit[k] - other[k]) > 1e-6:
+            fooled.setdefault(kind, f"{kind} {other[k]:g} (the kit: {kit[k]:g})")
+    if fooled:
+        text += "; hostile kinds scored differently there: " + ", ".join(fooled.values())
+    return text
 
 
 def main() -> None:
@@ -231,11 +259,14 @@ def main() -> None:
     parser.add_argument("--jobs1-max", type=int, default=200, help="skip --jobs 1 above this N")
     parser.add_argument("--bare-max", type=int, default=200, help="skip the bare limit above")
     parser.add_argument("--looping-max", type=int, default=200, help="the 5 %% looping class up to")
+    parser.add_argument("--without-hostile", action="store_true",
+                        help="a class of the correct and buggy kinds only")  # fmt: skip
     parser.add_argument("--closed-form", action="store_true",
                         help="a class whose relative_dot skips SymPy (what the kit costs beside "
                              "the students' own simplification)")  # fmt: skip
     args = parser.parse_args()
     course = Course.load(ROOT)
+    hostile = not args.without_hostile
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
     nbgrader: tuple[int, float] | None = None  # (class size, seconds per notebook)
     with tempfile.TemporaryDirectory() as scratch:
@@ -247,17 +278,18 @@ def main() -> None:
             for label, share in classes:
                 name = f"n{n}_" + label.replace(" ", "_").replace("%", "pc")
                 if args.closed_form:
-                    folder = closed_form_class(Path(scratch) / name, n)
+                    folder = closed_form_class(Path(scratch) / name, n, hostile=hostile)
                 else:
-                    folder = make_class(Path(scratch) / name, n, looping_share=share)
+                    folder = make_class(
+                        Path(scratch) / name, n, looping_share=share, hostile=hostile
+                    )
                 print(f"\n{label}, {n} submissions:")
                 figures: dict[str, float] = {}
                 bare_scores: dict[str, float] = {}
                 if share == 0 and n <= args.bare_max:
                     figures["bare"], bare_scores = bare_limit(course, folder)
-                    print(
-                        f"  bare limit (one process, no isolation): {figures['bare'] * 1e3:7.1f} ms"
-                    )
+                    print(f"  bare limit (one process, no isolation): {figures['bare'] * 1e3:7.1f}"
+                          f" ms, over the {len(bare_scores)} that are not hostile")  # fmt: skip
                 for jobs in (1, 2):
                     if jobs == 1 and n > args.jobs1_max:
                         continue
