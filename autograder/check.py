@@ -16,9 +16,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder.course import TEMPLATE_INI, Course, find_course_root
+from autograder.course import SUBMISSION_INI, TEMPLATE_INI, Course, find_course_root
 from autograder.errors import ConfigError
-from autograder.pytest_plugin import SUBMISSION_INI
 from autograder.results import TestOutcome
 
 DEFAULT_TIMEOUT_S = 300.0

@@ -12,6 +12,7 @@ import sys
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from autograder import __version__
 from autograder.batch import Item, discover, grade_class, shard
@@ -28,8 +29,9 @@ from autograder.report import FORMATS
 from autograder.results import SubmissionResult
 from autograder.rubric import AssignmentSpec
 from autograder.sandbox.isolation import choose
-from autograder.validate import Verdict as ValidationVerdict
-from autograder.validate import validate
+
+if TYPE_CHECKING:  # validate imports the grading machinery: only its command needs it
+    from autograder.validate import Verdict as ValidationVerdict
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 STATUS_LABELS = {
@@ -215,6 +217,8 @@ def _report(args: argparse.Namespace) -> int:
 
 def _validate(args: argparse.Namespace) -> int:
     course, spec = _assignment(args)
+    from autograder.validate import validate
+
     verdicts = validate(course, spec, only=args.only, jobs=args.jobs)
     if not verdicts:
         raise ConfigError(f"--only {' '.join(args.only)} matches no case")

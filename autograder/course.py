@@ -11,6 +11,8 @@ from autograder.rubric import AssignmentSpec, Rubric, load_rubric
 RUBRIC_FILE = "grading.toml"
 TEMPLATE_INI = "pytest.ini"
 """A released assignment folder describes itself in this file (see release.py)."""
+SUBMISSION_INI = "autograder_submission"
+"""The key, in TEMPLATE_INI's [pytest] section, naming the student's module."""
 
 
 @dataclass(frozen=True)

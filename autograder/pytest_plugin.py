@@ -19,11 +19,10 @@ from typing import Any
 import pytest
 
 from autograder.checks.failure import take_notes
+from autograder.course import SUBMISSION_INI
 from autograder.diagnose import Call, Misconception, describe, diagnose
 from autograder.feedback import SubmissionImportError, describe_import_failure, explain
 from autograder.results import TestOutcome
-
-SUBMISSION_INI = "autograder_submission"
 
 
 class OutcomeRecorder:

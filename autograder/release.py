@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from autograder.course import TEMPLATE_INI, Course
+from autograder.course import SUBMISSION_INI, TEMPLATE_INI, Course
 from autograder.errors import ConfigError, TemplateDriftError
 from autograder.notebook import has_notebook, student_notebook
-from autograder.pytest_plugin import SUBMISSION_INI
 from autograder.rubric import AssignmentSpec
 from autograder.solutions import has_solution_regions, strip_solutions
 

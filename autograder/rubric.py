@@ -7,9 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, Literal, NoReturn
 
-from autograder.checks.symbolic import SymbolicPolicy
 from autograder.errors import ConfigError
 from autograder.sandbox.limits import Limits
 
@@ -17,6 +16,18 @@ if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
+
+
+@dataclass(frozen=True)
+class SymbolicPolicy:
+    """How equivalence is decided; the rubric's `[assignments.NAME.symbolic]` table sets it."""
+
+    screen_points: int = 50
+    proof_timeout_s: float = 2.0
+    undecided: Literal["full", "none"] = "full"
+    """Credit when the screen passes but SymPy cannot prove equality in time."""
+    exact: bool = False
+    """Refuse floating-point numbers in answers (0.5 where 1/2 is meant)."""
 
 
 @dataclass(frozen=True)

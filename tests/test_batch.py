@@ -229,3 +229,24 @@ def test_the_class_report_has_every_section_and_plot(
     assert "sin and cos are swapped" in page and "http" not in page.replace("http-equiv", "")
     with Gradebook(out) as book:
         assert "bug_sin_cos_swapped" in render_class_report(book.entries(), title="t")
+
+
+def test_the_grading_command_leaves_the_numerical_libraries_to_its_runners(
+    tmp_path: Path, course: Course, spec: AssignmentSpec
+) -> None:
+    """The process that hands out submissions and keeps the gradebook never imports numpy,
+    sympy or pytest: its runners do. Importing them would cost it about 0.4 s of CPU and
+    100 MiB, on the cores and in the memory the runners need."""
+    sample = course.assignment_dir(spec) / "sample_class" / "correct_vectorised.py"
+    probe = (
+        "import sys\n"
+        "from autograder.cli import main\n"
+        f"code = main(['grade', {str(sample)!r}, '--out', {str(tmp_path / 'out')!r},\n"
+        f"             '--course', {str(course.root)!r}, '--format', 'json'])\n"
+        "print(code, sorted(m for m in ('numpy', 'sympy', 'pytest') if m in sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert done.stdout.splitlines()[-1] == "0 []", done.stdout + done.stderr
+    assert (tmp_path / "out" / "correct_vectorised.json").is_file()

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import sympy as sp
@@ -23,21 +22,10 @@ from autograder.checks import memo
 from autograder.checks.bounded import run_bounded
 from autograder.checks.evaluate import NotEvaluable, evaluate
 from autograder.checks.failure import CheckFailure, format_value, note
+from autograder.rubric import SymbolicPolicy
 
 SCREEN_TOLERANCE = 1e-9
 MAX_PARTS = 20_000
-
-
-@dataclass(frozen=True)
-class SymbolicPolicy:
-    """How equivalence is decided; the rubric's `[assignments.NAME.symbolic]` table sets it."""
-
-    screen_points: int = 50
-    proof_timeout_s: float = 2.0
-    undecided: Literal["full", "none"] = "full"
-    """Credit when the screen passes but SymPy cannot prove equality in time."""
-    exact: bool = False
-    """Refuse floating-point numbers in answers (0.5 where 1/2 is meant)."""
 
 
 POLICY = SymbolicPolicy()
