@@ -133,13 +133,17 @@ def main() -> None:
     parser.add_argument(
         "--closed-form", action="store_true", help="relative_dot returns cos(w·k) unsimplified"
     )
+    parser.add_argument(
+        "--without-hostile", action="store_true", help="the correct and buggy kinds only"
+    )
     args = parser.parse_args()
     accounts = Accounts(cgroup_root())
     try:
         with tempfile.TemporaryDirectory() as scratch:
             place = Path(scratch) / "class"
             make = closed_form_class if args.closed_form else make_class
-            wall = grade_accounted(accounts, make(place, args.n), args.jobs)
+            folder = make(place, args.n, hostile=not args.without_hostile)
+            wall = grade_accounted(accounts, folder, args.jobs)
         used = {role: accounts.seconds(role) * 1e3 / args.n for role in ROLES}
     finally:
         accounts.remove()
