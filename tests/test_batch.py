@@ -235,8 +235,8 @@ def test_the_grading_command_leaves_the_numerical_libraries_to_its_runners(
     tmp_path: Path, course: Course, spec: AssignmentSpec
 ) -> None:
     """The process that hands out submissions and keeps the gradebook never imports numpy,
-    sympy or pytest: its runners do. Importing them would cost it about 0.4 s of CPU and
-    100 MiB, on the cores and in the memory the runners need."""
+    sympy or pytest: its runners do. Importing them cost it about 0.4 s of CPU, on the cores
+    the runners need, and about 50 MiB of the batch's peak memory."""
     sample = course.assignment_dir(spec) / "sample_class" / "correct_vectorised.py"
     probe = (
         "import sys\n"
