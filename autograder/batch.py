@@ -25,6 +25,8 @@ from autograder.gradebook import Entry, Gradebook
 from autograder.report import FORMATS
 from autograder.results import SubmissionResult
 from autograder.rubric import AssignmentSpec, LatePolicy
+from autograder.safe_text import file_stem, storable
+from autograder.submission import MAX_TOTAL_BYTES, walk_files
 
 SUBMISSION_SUFFIXES = (".py", ".ipynb", ".zip")
 REHEARSAL_PAYS_FROM = 20
@@ -45,6 +47,12 @@ class Item:
 class BatchSummary:
     graded: tuple[Entry, ...]
     skipped: tuple[str, ...]
+    problems: tuple[str, ...] = ()
+    """Result files that could not be written (each submission is in the gradebook)."""
+
+    @property
+    def grader_errors(self) -> int:
+        return sum(entry.result.status == "grader_error" for entry in self.graded)
 
 
 def discover(paths: Sequence[Path], *, module: str, manifest: Path | None = None) -> list[Item]:
@@ -56,13 +64,13 @@ def discover(paths: Sequence[Path], *, module: str, manifest: Path | None = None
         if not path.exists():
             raise ConfigError(f"{path} does not exist")
         if path.is_file() or _is_submission_folder(path, module):
-            items.append(Item(path.stem if path.is_file() else path.name, path))
+            items.append(Item(storable(path.stem if path.is_file() else path.name), path))
             continue
         for entry in sorted(path.iterdir()):
             if entry.name.startswith((".", "_")):
                 continue
             if entry.is_dir() or entry.suffix.lower() in SUBMISSION_SUFFIXES:
-                items.append(Item(entry.stem if entry.is_file() else entry.name, entry))
+                items.append(Item(storable(entry.stem if entry.is_file() else entry.name), entry))
     students = [item.student for item in items]
     repeated = sorted({s for s in students if students.count(s) > 1})
     if repeated:
@@ -98,7 +106,7 @@ def _from_manifest(manifest: Path) -> list[Item]:
             raise ConfigError(
                 f"{manifest}:{number}: submitted_at {when!r} is not ISO 8601"
             ) from None
-        items.append(Item(row["student_id"], path, at))
+        items.append(Item(storable(row["student_id"]), path, at))
     return items
 
 
@@ -114,12 +122,33 @@ def shard(items: Sequence[Item], index: int, count: int) -> list[Item]:
 
 
 def content_hash(path: Path) -> str:
+    """A digest of what the submission holds (names and bytes), read as load_submission reads
+    it: links are not followed, and an unreadable or oversized entry counts by its name alone.
+    Never raises: a submission that cannot even be hashed is still graded (and found ungradable)."""
     digest = hashlib.sha256()
-    files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file())
-    for file in files:
-        digest.update(str(file.relative_to(path if path.is_dir() else path.parent)).encode())
-        digest.update(file.read_bytes())
+    try:
+        if path.is_symlink() or not path.is_dir():
+            digest.update(path.name.encode("utf-8", "surrogateescape"))
+            digest.update(_bytes_or_mark(path))
+            return digest.hexdigest()
+        for relative, file in walk_files(path, limit=MAX_FILES_TO_HASH):
+            digest.update(relative.encode("utf-8", "surrogateescape"))
+            digest.update(_bytes_or_mark(file))
+    except Exception as error:  # unreadable, too deep, too many: graded (and refused) all the same
+        digest.update(f"unreadable: {type(error).__name__}".encode())
     return digest.hexdigest()
+
+
+MAX_FILES_TO_HASH = 10_000
+
+
+def _bytes_or_mark(file: Path) -> bytes:
+    try:
+        if file.is_symlink() or not file.is_file() or file.stat().st_size > MAX_TOTAL_BYTES:
+            return b"\0not-read"
+        return file.read_bytes()
+    except OSError:
+        return b"\0unreadable"
 
 
 def rubric_hash(course: Course, spec: AssignmentSpec) -> str:
@@ -133,6 +162,21 @@ def rubric_hash(course: Course, spec: AssignmentSpec) -> str:
     for path in sources:
         digest.update(path.name.encode() + path.read_bytes())
     return digest.hexdigest()
+
+
+def write_result_files(
+    out: Path, student: str, result: SubmissionResult, formats: Sequence[str]
+) -> list[str]:
+    """The result in each format, named after the student (a safe spelling of the name); the
+    gradebook holds it already, so a file that cannot be written is reported, not fatal."""
+    problems = []
+    for name in formats:
+        suffix, render = FORMATS[name]
+        try:
+            (out / f"{file_stem(student)}{suffix}").write_text(render(result), encoding="utf-8")
+        except OSError as error:
+            problems.append(f"{student}: the {name} result file could not be written: {error}")
+    return problems
 
 
 def late_penalty(
@@ -178,6 +222,7 @@ def grade_class(
         ]
         skipped = tuple(item.student for item in items if item not in todo)
         graded: list[Entry] = []
+        problems: list[str] = []
         workers = max(1, min(jobs, len(todo)))
         rehearse = len(todo) >= REHEARSAL_PAYS_FROM * workers
         with RunnerPool(course, spec, size=workers, hide=(out.resolve(),), rehearse=rehearse) \
@@ -192,9 +237,7 @@ def grade_class(
                 content = hashes.get(item.student, "")
                 entry = Entry(item.student, content, run_id, result, penalty, when, __version__)
                 book.record(entry, rubric_hash=rubric, kit_version=__version__)
-                for name in formats:
-                    suffix, render = FORMATS[name]
-                    (out / f"{item.student}{suffix}").write_text(render(result), encoding="utf-8")
+                problems += write_result_files(out, item.student, result, formats)
                 graded.append(entry)
                 on_result(entry, len(graded), len(todo))
-    return BatchSummary(tuple(graded), skipped)
+    return BatchSummary(tuple(graded), skipped, tuple(problems))

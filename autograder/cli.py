@@ -28,6 +28,7 @@ from autograder.release import check_release, write_release
 from autograder.report import FORMATS
 from autograder.results import SubmissionResult
 from autograder.rubric import AssignmentSpec
+from autograder.safe_text import printable
 from autograder.sandbox.isolation import choose
 
 if TYPE_CHECKING:  # validate imports the grading machinery: only its command needs it
@@ -308,8 +309,15 @@ def _grade(args: argparse.Namespace) -> int:
         entries = [e for e in book.entries() if e.student in {i.student for i in items}]
     if len(entries) > 1:
         print(render_class(spec, [e.result for e in entries]))
-    failed = any(e.result.status == "grader_error" for e in summary.graded)
-    return EXIT_FAILED if failed else EXIT_OK
+    for problem in summary.problems:
+        print(f"autograder: {printable(problem)}", file=sys.stderr)
+    if summary.grader_errors:
+        print(
+            f"autograder: {summary.grader_errors} submission(s) ended in a grader error (recorded "
+            "with the reason); run the same command again to retry them",
+            file=sys.stderr,
+        )
+    return EXIT_OK  # every submission is recorded, grader errors included
 
 
 def _grade_without_gradebook(

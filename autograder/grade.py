@@ -20,12 +20,15 @@ import autograder
 from autograder.course import Course
 from autograder.results import SubmissionResult, TestOutcome
 from autograder.rubric import AssignmentSpec
+from autograder.safe_text import storable, storable_data
 from autograder.scoring import score_tests
-from autograder.scratch import private_folder
+from autograder.scratch import private_folder, remove_tree
 from autograder.submission import Ungradable, load_submission
 
 RUNNER_ALLOWANCE_S = 90.0
 """Beyond the submission's own time budget: the grader's own checks, and a runner's start."""
+MAX_RESULTS_BYTES = 64 * 2**20
+"""A results file is messages and output cut at their source: anything larger is not read."""
 
 
 class Runner:
@@ -56,8 +59,18 @@ class Runner:
         self._count = 0
 
     def grade(self, path: Path) -> SubmissionResult:
-        """The graded result of the submission at `path`."""
+        """The graded result of the submission at `path`: never raises for anything the
+        submission holds or does; what went wrong is the result's status and message."""
         started = time.monotonic()
+        student = storable(path.stem if path.is_file() else path.name)
+        try:
+            result = self._grade(path, started)
+        except Exception as error:  # the class goes on: this submission records what happened
+            detail = f"the grader failed on this submission: {type(error).__name__}: {error}"
+            result = _unscored(self.spec, student, "grader_error", detail, started)
+        return SubmissionResult.from_dict(storable_data(result.to_dict()))
+
+    def _grade(self, path: Path, started: float) -> SubmissionResult:
         try:
             submission = load_submission(path, module=self.spec.module)
         except Ungradable as reason:
@@ -78,11 +91,14 @@ class Runner:
             if problem is not None or not results.is_file():
                 detail = str(problem or "the runner answered without results")
                 return _unscored(self.spec, submission.id, "grader_error", detail, started)
+            if results.stat().st_size > MAX_RESULTS_BYTES:
+                detail = f"the results are larger than {MAX_RESULTS_BYTES // 2**20} MiB"
+                return _unscored(self.spec, submission.id, "grader_error", detail, started)
             data = json.loads(results.read_text(encoding="utf-8"))
         except RunnerFailed as failed:
             return _unscored(self.spec, submission.id, "grader_error", str(failed), started)
         finally:
-            shutil.rmtree(folder, ignore_errors=True)
+            remove_tree(folder)
             results.unlink(missing_ok=True)
         outcomes = tuple(TestOutcome.from_dict(o) for o in data["tests"])
         tests = score_tests(self.course.rubric, self.spec, outcomes)

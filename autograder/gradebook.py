@@ -123,11 +123,23 @@ class Gradebook:
     def is_current(
         self, student: str, content_hash: str, rubric_hash: str, kit_version: str
     ) -> bool:
+        """Graded already with this content, rubric and kit; a grader error is never current
+        (the grader failed, not the submission: a re-run tries again)."""
         row = self._connection.execute(
-            "SELECT content_hash, rubric_hash, kit_version FROM submissions WHERE student = ?",
+            "SELECT content_hash, rubric_hash, kit_version, status FROM submissions "
+            "WHERE student = ?",
             (student,),
         ).fetchone()
-        return bool(row == (content_hash, rubric_hash, kit_version))
+        return (
+            row is not None
+            and row[3] != "grader_error"
+            and tuple(row[:3])
+            == (
+                content_hash,
+                rubric_hash,
+                kit_version,
+            )
+        )
 
     def record(self, entry: Entry, *, rubric_hash: str, kit_version: str) -> None:
         """Write one submission and its tests, replacing any earlier grade, atomically."""

@@ -31,6 +31,9 @@ class OutcomeRecorder:
     def __init__(self, submission: Path | None, results_file: Path | None) -> None:
         self.submission = submission
         self.results_file = results_file
+        self.message_limit = DEFAULT_MESSAGE_LIMIT
+        """Characters kept of a message or hint (the runner sets the rubric's output_kb): a
+        message may quote a student's value, and the result must stay small."""
         self.outcomes: dict[str, TestOutcome] = {}
         self.durations: dict[str, float] = {}
 
@@ -51,10 +54,15 @@ class OutcomeRecorder:
             grading = _grading(item.config)
             hint = grading.hint() if grading and call.when == "call" else None
             self.outcomes[item.nodeid] = _outcome(
-                item, verdict.status, verdict.message, verdict.credit, hint
+                item,
+                verdict.status,
+                cut(verdict.message, self.message_limit),
+                verdict.credit,
+                cut(hint, self.message_limit),
             )
         elif call.when == "call" and report.passed and previous is None:
-            self.outcomes[item.nodeid] = _outcome(item, "passed", "; ".join(notes) or None)
+            passed = cut("; ".join(notes) or None, self.message_limit)
+            self.outcomes[item.nodeid] = _outcome(item, "passed", passed)
         return report
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
@@ -81,6 +89,16 @@ class OutcomeRecorder:
             self.results_file.write_text(
                 json.dumps({"schema": 1, "tests": self.records()}, indent=1), encoding="utf-8"
             )
+
+
+DEFAULT_MESSAGE_LIMIT = 64 * 1024
+
+
+def cut(text: str | None, limit: int) -> str | None:
+    """`text` kept to `limit` characters, saying how many more there were."""
+    if text is None or len(text) <= limit:
+        return text
+    return f"{text[:limit]} [… {len(text) - limit} more characters]"
 
 
 _RECORDER = pytest.StashKey[OutcomeRecorder]()

@@ -135,6 +135,7 @@ class ServeLoop:
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session: pytest.Session) -> bool:
         self.served = True
+        recorder(session.config).message_limit = self.spec.limits.output_kb * 1024
         self.zygote.start()  # launched before the collection: ready by now, or soon
         rehearsed = None if self.rehearsal is None else self._rehearse(session, self.rehearsal)
         gc.collect()

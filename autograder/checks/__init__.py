@@ -1,7 +1,13 @@
 """Assertions for tests that explain themselves: what is wrong, where, and what to try."""
 
 from autograder.checks.behaviour import assert_raises, assert_unchanged
-from autograder.checks.failure import CheckFailure, PartialCredit, format_value, format_values
+from autograder.checks.failure import (
+    CheckFailure,
+    PartialCredit,
+    format_value,
+    format_values,
+    short_repr,
+)
 from autograder.checks.numeric import as_array, assert_close, assert_shape, printed
 from autograder.checks.symbolic import (
     as_expression,
@@ -25,4 +31,5 @@ __all__ = [
     "format_values",
     "numeric_values",
     "printed",
+    "short_repr",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
@@ -60,7 +61,23 @@ def format_value(value: Any) -> str:
         if 1e-3 <= abs(number) < 1e6:
             return f"{number:.4f}".rstrip("0").rstrip(".")  # as the lessons print: 0.8415, 1.0147
         return f"{number:.4g}"
-    return repr(value)
+    return short_repr(value)
+
+
+_REPR = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = 80
+_REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = _REPR.maxset = 8
+_REPR.maxlevel = 3
+
+
+def short_repr(value: Any, limit: int = 200) -> str:
+    """A student's value as a message may quote it: a few entries of each container and at most
+    `limit` characters, however large the value is."""
+    try:
+        text = _REPR.repr(value)
+    except Exception:  # a value whose repr fails is still described
+        text = f"<a {type(value).__name__[:80]}>"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def format_values(values: Any, limit: int = 4) -> str:

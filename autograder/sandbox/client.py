@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from autograder.checks.failure import short_repr
 from autograder.diagnose import Call
 from autograder.feedback import SubmissionImportError
 from autograder.sandbox import channel, codec
@@ -99,7 +100,9 @@ class StudentSession:
         self.module_name = module_name
         self.limits = limits
         self.isolation = isolation
-        self.deadline = time.monotonic() + limits.submission_timeout_s
+        self.deadline: float | None = None
+        """When the submission's time budget runs out: set at its first call, once the zygote
+        is up (starting the sandbox is the grader's time, not the student's)."""
         self.output = _Output(cap=limits.output_kb * 1024)
         self.events: list[str] = []
         self._own_zygote = zygote is None
@@ -158,6 +161,10 @@ class StudentSession:
             raise StudentTimeout(
                 f"not run: {self._hanging[name]} earlier, so {name} is not called again"
             )
+        if self.deadline is None:
+            with contextlib.suppress(ZygoteFailed):  # the spawn below reports it
+                self.zygote.start()
+            self.deadline = time.monotonic() + self.limits.submission_timeout_s
         if time.monotonic() >= self.deadline:
             raise SubmissionTimeExhausted(
                 f"the submission's time budget of {self.limits.submission_timeout_s:g} s ran out "
@@ -165,12 +172,18 @@ class StudentSession:
             )
         self._ensure_worker()
         request_fd, response_fd = self._fds
-        limit = min(self.limits.call_timeout_s, self.deadline - time.monotonic())
+        left = self.deadline - time.monotonic()
+        limit = max(min(self.limits.call_timeout_s, left), 0.0)
         try:
-            channel.send(request_fd, request)
-            reply = channel.receive(response_fd, time.monotonic() + max(limit, 0.0))
+            channel.send(request_fd, request, time.monotonic() + limit)
+            reply = channel.receive(response_fd, time.monotonic() + limit)
         except channel.ChannelTimeout:
             self._stop("timeout")
+            if left < self.limits.call_timeout_s:
+                raise SubmissionTimeExhausted(
+                    f"the submission's time budget of {self.limits.submission_timeout_s:g} s "
+                    f"ran out during {what}, after {limit:.3g} s of it"
+                ) from None
             message = f"{what} did not return within {limit:.3g} s"
             self._hanging[name] = message
             raise StudentTimeout(f"{message}: does it loop forever?") from None
@@ -249,7 +262,7 @@ class StudentSession:
             raise StudentCrash(self._import_error) from None
         self.rlimits = list(hello.get("rlimits", [])) if isinstance(hello, dict) else []
         if isinstance(hello, dict) and hello.get("import_error"):
-            self._import_error = str(hello["import_error"])
+            self._import_error = str(hello["import_error"])[:MESSAGE_LIMIT]
             self._stop("import_error")
             raise SubmissionImportError(self._import_error)
 
@@ -292,6 +305,10 @@ BUILTIN_EXCEPTIONS: dict[str, type[BaseException]] = {
 }  # fmt: skip
 
 
+NAME_LIMIT, MESSAGE_LIMIT = 200, 2000
+"""The worker cuts exception names and messages to these; a tampered worker is cut here too."""
+
+
 def _mutations(data: Any) -> list[Any]:
     if not isinstance(data, list) or not all(isinstance(m, list) and len(m) == 2 for m in data):
         raise codec.CodecError("a malformed list of modified arguments")
@@ -300,8 +317,8 @@ def _mutations(data: Any) -> list[Any]:
 
 def _rebuild(reply: dict[str, Any], filename: str) -> BaseException:
     """The student's exception as the grader raises it: a builtin class, or StudentCodeError."""
-    kind = str(reply.get("type"))
-    message = str(reply.get("message", ""))
+    kind = str(reply.get("type"))[:NAME_LIMIT]
+    message = str(reply.get("message", ""))[:MESSAGE_LIMIT]
     cls = BUILTIN_EXCEPTIONS.get(kind) if reply.get("builtin") else None
     if kind in ("SystemExit", "KeyboardInterrupt"):
         error: BaseException = StudentCodeError(f"{kind}: your code called exit() ({message})")
@@ -323,8 +340,7 @@ def _short(value: Any) -> str:
     shape = getattr(value, "shape", None)
     if shape is not None:
         return f"<array {tuple(shape)}>"
-    text = repr(value)
-    return text if len(text) <= 30 else text[:27] + "…"
+    return short_repr(value, 30)
 
 
 def _how(code: int | None) -> str:

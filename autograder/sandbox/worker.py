@@ -3,12 +3,18 @@
 Forked by the zygote (zygote.py) for each submission, from a process that has numpy and sympy
 imported already. Before any student code runs it sets its rlimits and, when asked, drops to an
 unprivileged user. Everything it sends passes the codec; a value that may not cross becomes an
-error message, never a pickle.
+error message, never a pickle, and every text it sends (exception names and messages, import
+errors) is cut to a fixed length here, at the source.
+
+Modules in the submission's folder are compiled from their source on every import: no `.pyc`
+is written there, and none found there is read (a planted, unchecked one would otherwise run
+instead of the source beside it).
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
 import importlib.util
 import os
 import sys
@@ -25,6 +31,35 @@ PRELOADED = ("numpy", "numpy.linalg", "numpy.fft", "numpy.random", "sympy", "mat
 """Imported before the student's module, so it finds them even after the user is dropped."""
 
 EXCEPTION_TEXT_LIMIT = 2000
+NAME_LIMIT = 200
+
+
+def _cut(text: str, limit: int = EXCEPTION_TEXT_LIMIT) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+class SourceOnlyLoader(importlib.machinery.SourceFileLoader):
+    """Loads a submission's module from its source alone: never reads nor writes bytecode."""
+
+    def get_code(self, fullname: str) -> Any:
+        source = self.get_data(self.path)
+        return compile(source, self.path, "exec", dont_inherit=True)
+
+
+def _source_only_imports(folder: Path) -> None:
+    """Imports from `folder` (the submission's) compile the source; other folders are as usual."""
+    finder_for_folder = importlib.machinery.FileFinder.path_hook(
+        (SourceOnlyLoader, importlib.machinery.SOURCE_SUFFIXES)
+    )
+    root = str(folder)
+
+    def hook(path: str) -> Any:
+        if path == root or path.startswith(root + os.sep):
+            return finder_for_folder(path)
+        raise ImportError("not the submission's folder")
+
+    sys.path_hooks.insert(0, hook)
+    sys.path_importer_cache.clear()
 
 
 def preload() -> None:
@@ -58,6 +93,7 @@ def serve(request_fd: int, response_fd: int, config: dict[str, Any]) -> int:
         os.setgid(drop_uid)
         os.setuid(drop_uid)
     os.umask(0o077)
+    sys.dont_write_bytecode = True  # `python -I` ignored PYTHONDONTWRITEBYTECODE
     submission = Path(config["submission"])
     module, import_error = _import(submission, config["module_name"])
     channel.send(response_fd, {"ready": True, "import_error": import_error, "rlimits": applied})
@@ -73,7 +109,9 @@ def _import(submission: Path, module_name: str) -> tuple[ModuleType | None, str 
     from autograder.feedback import describe_import_failure
 
     sys.path.insert(0, str(submission.parent))
-    spec = importlib.util.spec_from_file_location(module_name, submission)
+    _source_only_imports(submission.parent)
+    loader = SourceOnlyLoader(module_name, str(submission))
+    spec = importlib.util.spec_from_file_location(module_name, submission, loader=loader)
     if spec is None or spec.loader is None:
         return None, f"{submission.name} is not a Python module"
     module = importlib.util.module_from_spec(spec)
@@ -81,7 +119,10 @@ def _import(submission: Path, module_name: str) -> tuple[ModuleType | None, str 
     try:
         spec.loader.exec_module(module)
     except BaseException as error:  # anything the student's import does is reported, not raised
-        return None, describe_import_failure(error, submission)
+        try:
+            return None, _cut(describe_import_failure(error, submission))
+        except BaseException:  # its text could not even be made (a hostile __str__)
+            return None, f"could not import {submission.name}: {_cut(type(error).__name__)}"
     return module, None
 
 
@@ -146,11 +187,15 @@ def _changed_arrays(
 def _raised(error: BaseException, submission: Path) -> dict[str, Any]:
     frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == str(submission)]
     where = frames[-1] if frames else None
+    try:
+        message = _cut(str(error))
+    except BaseException:  # a hostile __str__ does not get to stop the answer
+        message = "(its message could not be read)"
     return {
         "kind": "raised",
-        "type": type(error).__name__,
+        "type": _cut(type(error).__name__, NAME_LIMIT),
         "builtin": type(error).__module__ == "builtins",
-        "message": str(error)[:EXCEPTION_TEXT_LIMIT],
+        "message": message,
         "function": where.name if where else None,
         "line": where.lineno if where else None,
     }

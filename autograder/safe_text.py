@@ -1,0 +1,76 @@
+"""Student-derived text made safe for each place it goes: storage, a terminal, XML, a spreadsheet.
+
+Students control names, messages, printed output and exception text. Each function here makes
+such text harmless for one destination, and does nothing to text that is already harmless:
+
+- `storable`: lone surrogates (which neither UTF-8 files nor SQLite accept) become U+FFFD;
+- `printable`: control characters (escape sequences that move a terminal's cursor, set its
+  title or write its clipboard; NUL; BEL) are shown escaped, as `\\x1b`;
+- `xml_text`: characters XML 1.0 forbids are dropped (JUnit files must parse);
+- `spreadsheet_cell`: a cell a spreadsheet would read as a formula gets a leading apostrophe;
+- `file_stem`: a name that is safe as a file name in a results folder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Any
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+"""C0 and C1 controls but newline and tab, and the Unicode line separators and direction
+overrides that make a terminal show text other than what is there."""
+_XML_ILLEGAL = re.compile(r"[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]")
+
+
+def storable(text: str) -> str:
+    """`text` with every lone surrogate replaced by U+FFFD (a valid pair is joined)."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
+
+
+def storable_data(value: Any) -> Any:
+    """`value` (JSON-like: dicts, lists, strings, numbers) with every string made storable."""
+    if isinstance(value, str):
+        return storable(value)
+    if isinstance(value, dict):
+        return {storable(str(k)): storable_data(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [storable_data(v) for v in value]
+    return value
+
+
+def printable(text: str) -> str:
+    """`text` for a terminal: control characters shown as escapes, nothing else changed."""
+    text = storable(text)
+    if not _CONTROL.search(text):
+        return text
+    return _CONTROL.sub(lambda match: repr(match.group())[1:-1], text)
+
+
+def xml_text(text: str) -> str:
+    """`text` without the characters XML 1.0 forbids."""
+    return _XML_ILLEGAL.sub("", storable(text))
+
+
+def spreadsheet_cell(value: Any) -> Any:
+    """A CSV cell that no spreadsheet evaluates: text starting like a formula is quoted."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
+
+
+def file_stem(name: str) -> str:
+    """`name` as a file name in a results folder: itself when it is plain, else a safe spelling
+    with a short digest, so that two different names never share a file."""
+    if name and not _SAFE_NAME.search(name) and not name.startswith(".") and len(name) <= 100:
+        return name
+    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+    return f"{_SAFE_NAME.sub('_', name)[:80].lstrip('.') or 'submission'}-{digest}"
