@@ -242,7 +242,7 @@ def render_validation(verdicts: list[ValidationVerdict]) -> str:
             rows.append(f"{'':<{width}}  -> {v.problem}")
     failed = sum(not v.ok for v in verdicts)
     rows.append(f"{len(verdicts)} cases: {len(verdicts) - failed} as expected, {failed} not")
-    return "\n".join(rows)
+    return printable("\n".join(rows))
 
 
 def _course(args: argparse.Namespace) -> Course:
@@ -366,10 +366,13 @@ def _warn_about_isolation(course: Course, spec: AssignmentSpec) -> None:
 
 
 def render_grade(result: SubmissionResult) -> str:
-    """The grade table: one line per test with its points, the message below a lost one."""
+    """The grade table: one line per test with its points, the message below a lost one.
+
+    Every renderer here returns `printable` text: student names and messages may hold escape
+    sequences that would rewrite the instructor's terminal (a fake score, a window title)."""
     head = f"{result.submission}: {result.score:g} / {result.max_score:g}"
     if result.status != "graded":
-        return f"{head} ({result.status}): {result.message}\n"
+        return printable(f"{head} ({result.status}): {result.message}\n")
     lines = [f"{head}   [{result.duration_s:.2f} s; isolation: {', '.join(result.isolation)}]"]
     for test in result.tests:
         label = STATUS_LABELS[test.status]
@@ -381,7 +384,7 @@ def render_grade(result: SubmissionResult) -> str:
         if test.hint:
             lines.extend(wrap_message(f"hint: {test.hint}", " " * 14))
     lines.extend(f"  note: {note}" for note in result.notes)
-    return "\n".join(lines) + "\n"
+    return printable("\n".join(lines) + "\n")
 
 
 def wrap_message(message: str, indent: str, width: int = 100) -> list[str]:
@@ -404,7 +407,7 @@ def render_grade_line(result: SubmissionResult) -> str:
     if result.status != "graded":
         detail = f"{result.status}: {result.message}"
     score = f"{result.score:>6g} / {result.max_score:g}"
-    return f"{result.submission:<28} {score}  {result.duration_s:5.2f} s  {detail}"
+    return printable(f"{result.submission:<28} {score}  {result.duration_s:5.2f} s  {detail}")
 
 
 def render_class(spec: AssignmentSpec, results: list[SubmissionResult]) -> str:
@@ -421,7 +424,7 @@ def render_class(spec: AssignmentSpec, results: list[SubmissionResult]) -> str:
     if graded:
         mean = f"mean {sum(graded) / len(graded):.1f} / {spec.max_score:g}"
         rows.append(f"{len(results)} submissions, {len(graded)} graded; {mean}")
-    return "\n".join(rows)
+    return printable("\n".join(rows))
 
 
 def _points(score: float, most: float) -> str:
@@ -447,7 +450,7 @@ def render_check(report: CheckReport) -> str:
     ):
         lines += [f"  No public test could run: {messages.pop()}", ""]
         lines.append(f"{len(report.outcomes)} public tests: {len(report.outcomes)} ERROR")
-        return "\n".join(lines)
+        return printable("\n".join(lines))
     width = max(len(label) for label in STATUS_LABELS.values())
     part_width = max((len(o.part or "") for o in report.outcomes), default=0)
     for outcome in report.outcomes:
@@ -465,4 +468,4 @@ def render_check(report: CheckReport) -> str:
     lines += ["", f"{len(report.outcomes)} public tests: {', '.join(counts) or 'none ran'}"]
     if report.all_passed:
         lines.append("Every public test passes. The grader runs more tests on other inputs.")
-    return "\n".join(lines)
+    return printable("\n".join(lines))

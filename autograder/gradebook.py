@@ -18,6 +18,7 @@ from pathlib import Path
 
 from autograder.errors import ConfigError
 from autograder.results import SubmissionResult
+from autograder.safe_text import spreadsheet_cell
 
 FILE_NAME = "gradebook.sqlite"
 SCHEMA = """
@@ -171,22 +172,24 @@ class Gradebook:
         ]
 
     def export_csv(self, target: Path, *, parts: list[str]) -> int:
-        """One row per student: status, score, late penalty, final, each part, each test."""
+        """One row per student: status, score, late penalty, final, each part, each test; no
+        cell starts like a spreadsheet formula (a student's name may be `=HYPERLINK(…)`)."""
         entries = self.entries()
         tests = sorted({t.name for e in entries for t in e.result.tests})
         with target.open("w", newline="", encoding="utf-8") as handle:
             writer = csv.writer(handle)
-            writer.writerow(["student", "status", "score", "late_penalty", "final_score",
-                             "max_score", "submitted_at", *parts, *tests])  # fmt: skip
+            header = ["student", "status", "score", "late_penalty", "final_score",
+                      "max_score", "submitted_at", *parts, *tests]  # fmt: skip
+            writer.writerow([spreadsheet_cell(cell) for cell in header])
             for e in entries:
                 by_part = e.result.part_scores()
                 by_test = {t.name: t.score for t in e.result.tests}
-                writer.writerow([
+                writer.writerow(map(spreadsheet_cell, [
                     e.student, e.result.status, e.result.score, e.late_penalty, e.final_score,
                     e.result.max_score, e.submitted_at or "",
                     *[by_part.get(p, (0.0, 0.0))[0] for p in parts],
                     *[by_test.get(name, "") for name in tests],
-                ])  # fmt: skip
+                ]))  # fmt: skip
         return len(entries)
 
 

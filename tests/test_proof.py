@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import importlib.util
 from pathlib import Path
 from types import ModuleType
@@ -67,6 +69,13 @@ def broken(
             (1, None),
             0.0,
             "applies two laws at once ('angle sum', then 'algebra')",
+        ),
+        # algebra and Pythagoras at once, named as Pythagoras alone
+        (
+            "RELATIVE_POSITION",
+            (2, ("cos(w*k)", "Pythagoras")),
+            0.25,
+            "applies two laws at once ('algebra', then 'Pythagoras')",
         ),
         # a false step after 3 valid ones: 3/5, capped at half
         (
@@ -196,10 +205,36 @@ def test_adversarial_expressions_fail_with_a_message() -> None:
     with pytest.raises(CheckFailure, match=r"nested too deeply|too large"):
         assert_equivalent(deep, sp.cos(w), what="e", symbols=(w,))
     tower = sp.Pow(sp.Integer(10), sp.Integer(10**12), evaluate=False)
-    with pytest.raises(CheckFailure, match="should equal"):
+    with pytest.raises(CheckFailure, match=r"could not be evaluated: .* beyond 2\*\*4096"):
         assert_equivalent(sp.Add(tower, w, evaluate=False), w, what="e", symbols=(w,))
+    # exp(exp(347000000)) once took mpmath minutes in the grader's own process
+    exp_exp = sp.exp(sp.exp(sp.Integer(347_000_000), evaluate=False), evaluate=False)
+    started = time.monotonic()
+    with pytest.raises(CheckFailure, match=r"beyond 2\*\*4096"):
+        assert_equivalent(sp.Add(exp_exp, w, evaluate=False), w, what="e", symbols=(w,))
+    assert time.monotonic() - started < 5  # refused on sight, not computed
+    precise = sp.Float(sp.Rational(1, 3), 100_000)
+    with pytest.raises(CheckFailure, match="bits of precision"):
+        assert_equivalent(precise * w, w / 3, what="e", symbols=(w,))
     with pytest.raises(CheckFailure, match="floating-point numbers"):
         assert_equivalent(sp.Float(0.5) * w, w / 2, what="e", symbols=(w,), exact=True)
+
+
+def test_nan_and_infinities_never_pass_the_screen() -> None:
+    minus_infinity = sp.log(sp.Integer(0), evaluate=False)  # mpmath: -inf
+    nan_times_w = sp.Mul(minus_infinity, sp.Integer(0), w, evaluate=False)  # -inf · 0 = nan
+    with pytest.raises(CheckFailure, match=r"relative_dot is nan at w=.*; it should be"):
+        assert_equivalent(nan_times_w, sp.cos(w), what="relative_dot", symbols=(w,))
+    with pytest.raises(CheckFailure, match=r"e is -inf at w="):
+        assert_equivalent(sp.Add(minus_infinity, w, evaluate=False), w, what="e", symbols=(w,))
+
+
+@pytest.mark.parametrize("verdict", ["not proved", "error: MemoryError"])
+def test_only_a_timeout_is_undecided(verdict: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SymPy finishing without a proof is no proof: the answer fails whatever the policy says."""
+    monkeypatch.setattr(symbolic_checks, "prove_equal", lambda left, right: verdict)
+    with pytest.raises(CheckFailure, match="could not prove it equal in general"):
+        assert_equivalent(sp.cos(w), sp.cos(w), what="relative_dot", symbols=(w,))
 
 
 def test_undecided_proofs_follow_the_policy(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -2,7 +2,10 @@
 
 `expr.subs(...)` re-evaluates the tree and would compute an unevaluated 10**(10**18) exactly;
 this walker only does fixed-precision arithmetic, one step per node, so a hostile expression
-from a student costs at most its (codec-limited) size.
+from a student costs at most its (codec-limited) size. Fixed precision alone is not enough:
+mpmath's cost grows with a number's exponent (exp(exp(347000000)) takes minutes), so every
+number the walk reads or makes must stay within 2**MAX_MAGNITUDE_BITS, and a Float may not carry
+more than MAX_FLOAT_BITS of mantissa; past either, the expression is refused with a message.
 """
 
 from __future__ import annotations
@@ -14,6 +17,9 @@ import mpmath
 import sympy as sp
 
 PRECISION_DIGITS = 30
+MAX_MAGNITUDE_BITS = 4096
+"""|x| < 2**4096 (about 1e1233) for every intermediate value: far beyond any answer's numbers."""
+MAX_FLOAT_BITS = 4096
 
 _FUNCTIONS: dict[type, Any] = {
     sp.sin: mpmath.sin, sp.cos: mpmath.cos, sp.tan: mpmath.tan, sp.exp: mpmath.exp,
@@ -38,6 +44,18 @@ def evaluate(expression: Any, point: Mapping[sp.Symbol, Any]) -> complex:
 
 
 def _walk(node: Any, point: Mapping[sp.Symbol, Any]) -> Any:
+    return _bounded(_value(node, point))
+
+
+def _bounded(value: Any) -> Any:
+    """`value` itself when its magnitude is within bounds (NaN and infinities pass: the caller
+    judges those); otherwise the expression is refused."""
+    if mpmath.isfinite(value) and value != 0 and mpmath.mag(value) > MAX_MAGNITUDE_BITS:
+        raise NotEvaluable(f"it reaches a number beyond 2**{MAX_MAGNITUDE_BITS}")
+    return value
+
+
+def _value(node: Any, point: Mapping[sp.Symbol, Any]) -> Any:
     if isinstance(node, sp.Symbol):
         if node not in point:
             raise NotEvaluable(f"no value for the symbol {node}")
@@ -47,6 +65,8 @@ def _walk(node: Any, point: Mapping[sp.Symbol, Any]) -> Any:
     if isinstance(node, sp.Rational):
         return mpmath.mpf(int(node.p)) / int(node.q)
     if isinstance(node, sp.Float):
+        if node._mpf_[1] and int(node._mpf_[1]).bit_length() > MAX_FLOAT_BITS:
+            raise NotEvaluable(f"a Float with more than {MAX_FLOAT_BITS} bits of precision")
         return mpmath.mpf(node._mpf_)
     if node is sp.pi:
         return mpmath.pi
@@ -63,8 +83,19 @@ def _walk(node: Any, point: Mapping[sp.Symbol, Any]) -> Any:
         return product
     if isinstance(node, sp.Pow):
         base, exponent = (_walk(a, point) for a in node.args)
+        if mpmath.isfinite(base) and base != 0 and mpmath.isfinite(exponent):
+            _within(mpmath.fabs(exponent) * abs(mpmath.mag(base)))
         return mpmath.power(base, exponent)
     function = _FUNCTIONS.get(type(node))
     if function is not None and len(node.args) == 1:
-        return function(_walk(node.args[0], point))
+        argument = _walk(node.args[0], point)
+        if function in (mpmath.exp, mpmath.sinh, mpmath.cosh) and mpmath.isfinite(argument):
+            _within(mpmath.fabs(argument))
+        return function(argument)
     raise NotEvaluable(f"cannot evaluate a {type(node).__name__}")
+
+
+def _within(bits: Any) -> None:
+    """Refuse a power or an exponential whose result would have more than MAX_MAGNITUDE_BITS."""
+    if bits > MAX_MAGNITUDE_BITS:
+        raise NotEvaluable(f"it reaches a number beyond 2**{MAX_MAGNITUDE_BITS}")

@@ -53,6 +53,7 @@ def assert_close(
 ) -> np.ndarray:
     """Fail unless `actual` is an array of `expected`'s shape whose entries all match.
 
+    NaN and infinities match nothing (not even a NaN expected from the student's own output).
     The message names the first differing entry with its index, the expected and the observed
     value, and how many others differ; it never prints the whole expected array. A short 1-D
     expectation is described whole (`row 0 should be [0, 1, 0, 1, …]; yours starts [1, 0, …]`).
@@ -60,7 +61,8 @@ def assert_close(
     hints = tuple(hints)
     target = np.asarray(expected, dtype=np.float64)
     array = assert_shape(actual, target.shape, what=what, hints=hints)
-    wrong = ~np.isclose(array, target, rtol=rtol, atol=atol, equal_nan=True)
+    wrong = ~np.isclose(array, target, rtol=rtol, atol=atol)  # a NaN never matches, not even NaN
+    wrong |= ~np.isfinite(array)  # nor does an infinity, even where one was expected
     if not wrong.any():
         return array
     if target.ndim == 1:
@@ -81,7 +83,7 @@ def assert_close(
         message = f"{where} should be {expected_value}; yours is {observed}"
         if wrong.sum() > 1:
             message += f" ({int(wrong.sum()) - 1} more of its {wrong.size} entries differ)"
-    if np.isnan(array).any() and not np.isnan(target).any():
+    if np.isnan(array).any():
         message += " (your result contains nan)"
     raise fail(message, observed=array, hints=hints)
 

@@ -1,7 +1,8 @@
 """The laws proofs may cite. Each is a normaliser that applies exactly one law, everywhere.
 
 Scalar (trigonometry): "angle sum" expands sin and cos of sums; "algebra" treats sin and cos as
-opaque and expands products and powers; "Pythagoras" replaces sin² by 1 − cos² (then expands).
+opaque and expands products and powers; "Pythagoras" replaces c·sin²x + c·cos²x by c within one
+sum, and expands nothing.
 Matrices (attention): "definition of attention" unfolds attention(Y) = softmax(Y Yᵀ / sqrt(d)) Y;
 "transpose of a product" pushes transposes inward ((AB)ᵀ = BᵀAᵀ, (Aᵀ)ᵀ = A); "softmax
 commutes with a permutation" rewrites softmax(P S Pᵀ) to P softmax(S) Pᵀ; "PᵀP = I" cancels
@@ -17,8 +18,6 @@ import sympy as sp
 
 from autograder.checks.proof import Law
 from autograder.checks.proof_parse import Attention, MatrixDomain, Softmax
-
-_ANGLE = sp.Wild("angle")
 
 
 def scalar_laws() -> tuple[Law, ...]:
@@ -64,7 +63,34 @@ def _expand_pair(function: Any, a: Any, b: Any) -> Any:
 
 
 def _pythagoras(expression: Any) -> Any:
-    return sp.expand(sp.expand(expression).replace(sp.sin(_ANGLE) ** 2, 1 - sp.cos(_ANGLE) ** 2))
+    """Every sum holding c·sin(x)² and c·cos(x)² with the same c and x has them replaced by c,
+    and nothing else: no product is multiplied out, so a step that also expands (or factors
+    across terms that do not sit side by side in one sum) needs "algebra" as a step of its own."""
+    if not isinstance(expression, sp.Basic) or not expression.args:
+        return expression
+    rebuilt = expression.func(*[_pythagoras(a) for a in expression.args])
+    if not isinstance(rebuilt, sp.Add):
+        return rebuilt
+    terms = list(rebuilt.args)
+    for i, term in enumerate(terms):
+        found = _square_of(term, sp.sin)
+        if found is None:
+            continue
+        angle, rest = found
+        for j, other in enumerate(terms):
+            if j != i and _square_of(other, sp.cos) == (angle, rest):
+                kept = [t for n, t in enumerate(terms) if n not in (i, j)]
+                return _pythagoras(sp.Add(rest, *kept))
+    return rebuilt
+
+
+def _square_of(term: Any, function: Any) -> tuple[Any, Any] | None:
+    """(x, c) when `term` is c·function(x)², else None."""
+    factors = list(sp.Mul.make_args(term))
+    for n, factor in enumerate(factors):
+        if isinstance(factor, sp.Pow) and factor.exp == 2 and isinstance(factor.base, function):
+            return factor.base.args[0], sp.Mul(*(factors[:n] + factors[n + 1 :]))
+    return None
 
 
 def matrix_laws(domain: MatrixDomain) -> tuple[Law, ...]:

@@ -5,12 +5,17 @@
    symbols' values and both sides' values);
 2. an exact proof: `expand`, `expand_trig` + `trigsimp`, `simplify`, and rewriting to
    exponentials, in a forked child killed at the time limit;
-3. when SymPy cannot decide in time, the rubric's policy decides the credit (by default full,
-   since the screen passed) and the test's outcome says what happened.
+3. when SymPy runs out of time, the rubric's policy decides the credit (by default full, since
+   the screen passed) and the test's outcome says what happened; when it finishes without a
+   proof (or fails), the answer is not shown equal and the check fails.
+
+NaN and infinities never pass: a NaN compares unequal to everything, so every comparison is
+written as "within the tolerance", which NaN is not.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -94,6 +99,11 @@ def assert_equivalent(
     verdict = prove_equal(expression, expected)
     if verdict == "proved":
         return
+    if verdict != "timeout":  # SymPy finished without a proof, or failed: not shown equal
+        raise CheckFailure(
+            f"{what} equals the expected value at {POLICY.screen_points} random points, but "
+            "SymPy could not prove it equal in general: simplify it to the expected form"
+        )
     remark = (
         f"{what} could not be proved equal within {POLICY.proof_timeout_s:g} s; "
         f"numerically equal at {POLICY.screen_points} points"
@@ -106,8 +116,8 @@ def assert_equivalent(
 def _screen(
     expression: sp.Basic, expected: sp.Basic, *, what: str, symbols: Sequence[sp.Symbol], seed: int
 ) -> None:
-    parts = [sp.srepr(expression), sp.srepr(expected), what, str(seed), str(POLICY.screen_points)]
-    verdict_key = memo.key("screen", [*parts, *(sp.srepr(s) for s in symbols)])
+    parts = [tree_key(expression), tree_key(expected), what, str(seed), str(POLICY.screen_points)]
+    verdict_key = memo.key("screen", [*parts, *(tree_key(s) for s in symbols)])
     problem = memo.remembered(
         verdict_key,
         lambda: _screen_problem(expression, expected, what=what, symbols=symbols, seed=seed),
@@ -134,7 +144,10 @@ def _screen_problem(
         ) as error:
             return f"{what} could not be evaluated: {error}"
         should = evaluate(expected, point)
-        if abs(yours - should) > SCREEN_TOLERANCE * max(1.0, abs(should)):
+        if not _finite(yours) and _finite(should):
+            at = ", ".join(f"{s}={format_value(v)}" for s, v in point.items())
+            return f"{what} is {_number(yours)} at {at}; it should be {_number(should)}"
+        if not abs(yours - should) <= SCREEN_TOLERANCE * max(1.0, abs(should)):  # NaN fails
             at = ", ".join(f"{s}={format_value(v)}" for s, v in point.items())
             return (
                 f"{what} should equal {expected}; at {at} yours is {_number(yours)} "
@@ -163,8 +176,31 @@ def prove_equal(left: sp.Basic, right: sp.Basic) -> str:
         outcome = run_bounded(attempt, timeout_s=POLICY.proof_timeout_s)
         return str(outcome.value) if outcome.problem is None else outcome.problem
 
-    parts = [sp.srepr(left), sp.srepr(right), str(POLICY.proof_timeout_s)]
+    parts = [tree_key(left), tree_key(right), str(POLICY.proof_timeout_s)]
     return memo.remembered(memo.key("prove", parts), bounded)
+
+
+def tree_key(expression: Any) -> str:
+    """The expression's tree written out node by node, for remembering verdicts: unlike
+    `srepr`, it never orders a sum's terms (which evaluates them numerically, without bound:
+    exp(exp(347000000)) takes minutes), and it walks without recursion."""
+    tokens: list[str] = []
+    pending = [expression]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, sp.Symbol):
+            tokens.append(f"S{node.name!r}{sorted(node.assumptions0.items())}")
+        elif isinstance(node, sp.Float):
+            sign, mantissa, exponent, bits = node._mpf_
+            tokens.append(f"F{sign},{int(mantissa):x},{exponent},{bits},{node._prec}")
+        elif isinstance(node, sp.Rational):
+            tokens.append(f"Q{int(node.p):x}/{int(node.q):x}")
+        elif isinstance(node, sp.Basic) and node.args:
+            tokens.append(f"{type(node).__name__}/{len(node.args)}")
+            pending.extend(reversed(node.args))
+        else:
+            tokens.append(f"{type(node).__name__}:{node if isinstance(node, str) else ''}")
+    return " ".join(tokens)
 
 
 def numeric_values(value: Any, point: dict[sp.Symbol, float], *, what: str) -> np.ndarray:
@@ -185,6 +221,10 @@ def numeric_values(value: Any, point: dict[sp.Symbol, float], *, what: str) -> n
         raise CheckFailure(f"{what} could not be evaluated: {error}") from None
     values: np.ndarray = np.array(numbers, dtype=complex).reshape(shape)
     return values
+
+
+def _finite(value: complex) -> bool:
+    return math.isfinite(value.real) and math.isfinite(value.imag)
 
 
 def _number(value: complex) -> str:

@@ -43,13 +43,7 @@ def gradescope_results(result: SubmissionResult) -> dict[str, Any]:
                 "tags": [test.part, test.status],
             }
         )
-    summary = f"{_fmt(result.final_score)} / {_fmt(result.max_score)} points."
-    if result.late_penalty:
-        summary += f" (late: {_fmt(result.late_penalty)} points off {_fmt(result.score)})"
-    for part, (score, most) in result.part_scores().items():
-        summary += f"\n  {part}: {_fmt(score)} / {_fmt(most)}"
-    for note in result.notes:
-        summary += f"\nNote: {note}"
+    summary = _summary(result)
     return {
         "score": result.final_score,
         "execution_time": result.duration_s,
@@ -60,6 +54,38 @@ def gradescope_results(result: SubmissionResult) -> dict[str, Any]:
         "tests": tests,
         "extra_data": {"isolation": list(result.isolation), "student_output": result.output},
     }
+
+
+def _summary(result: SubmissionResult) -> str:
+    """The text above the tests, which students see at once: built from the visible tests
+    alone when some are shown only after the due date (or never), so that it cannot reveal
+    how the hidden tests went."""
+    visible = [t for t in result.tests if t.visibility == "visible"]
+    if len(visible) == len(result.tests):
+        summary = f"{_fmt(result.final_score)} / {_fmt(result.max_score)} points."
+        if result.late_penalty:
+            summary += f" (late: {_fmt(result.late_penalty)} points off {_fmt(result.score)})"
+        parts = result.part_scores()
+    else:
+        shown = sum(t.score for t in visible)
+        most = sum(t.max_score for t in visible)
+        later = len(result.tests) - len(visible)
+        summary = (
+            f"Tests shown now: {_fmt(round(shown, 6))} / {_fmt(round(most, 6))} points. "
+            f"{later} more tests ({_fmt(round(result.max_score - most, 6))} points) are graded "
+            "too; their results are shown after the due date."
+        )
+        if result.late_penalty:
+            summary += f" A late penalty of {_fmt(result.late_penalty)} points applies."
+        parts = {}
+        for test in visible:
+            score, of = parts.get(test.part, (0.0, 0.0))
+            parts[test.part] = (round(score + test.score, 6), round(of + test.max_score, 6))
+    for part, (score, of) in parts.items():
+        summary += f"\n  {part}: {_fmt(score)} / {_fmt(of)}"
+    for note in result.notes:
+        summary += f"\nNote: {note}"
+    return summary
 
 
 def render_gradescope(result: SubmissionResult) -> str:

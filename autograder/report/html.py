@@ -70,12 +70,16 @@ def render_class_report(entries: Sequence[Entry], *, title: str) -> str:
     )
 
     rows = [
-        [e.student, e.result.status, html.escape(e.result.message or "")]
+        [html.escape(e.student), e.result.status, html.escape(e.result.message or "")]
         for e in entries
         if e.result.status != "graded"
     ]
     rows += [
-        [e.student, "timeout", f"{sum(t.status == 'timeout' for t in e.result.tests)} test(s)"]
+        [
+            html.escape(e.student),
+            "timeout",
+            f"{sum(t.status == 'timeout' for t in e.result.tests)} test(s)",
+        ]
         for e in graded
         if any(t.status == "timeout" for t in e.result.tests)
     ]
