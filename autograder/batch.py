@@ -64,13 +64,13 @@ def discover(paths: Sequence[Path], *, module: str, manifest: Path | None = None
         if not path.exists():
             raise ConfigError(f"{path} does not exist")
         if path.is_file() or _is_submission_folder(path, module):
-            items.append(Item(storable(path.stem if path.is_file() else path.name), path))
+            items.append(Item(storable(path.name if path.is_dir() else path.stem), path))
             continue
         for entry in sorted(path.iterdir()):
             if entry.name.startswith((".", "_")):
                 continue
             if entry.is_dir() or entry.suffix.lower() in SUBMISSION_SUFFIXES:
-                items.append(Item(storable(entry.stem if entry.is_file() else entry.name), entry))
+                items.append(Item(storable(entry.name if entry.is_dir() else entry.stem), entry))
     students = [item.student for item in items]
     repeated = sorted({s for s in students if students.count(s) > 1})
     if repeated:

@@ -354,11 +354,19 @@ def _gradebook(args: argparse.Namespace) -> int:
 
 
 def _warn_about_isolation(course: Course, spec: AssignmentSpec) -> None:
-    """Say once, before grading, which isolation layers this machine cannot provide."""
-    layers = choose(hidden=[course.root], bubblewrap=spec.bubblewrap).layers
+    """Before grading: refuse where the worker cannot be confined (unless the rubric accepts
+    it), and say once which isolation layers this machine cannot provide."""
+    layers = choose(
+        hidden=[course.root], bubblewrap=spec.bubblewrap, isolation=spec.isolation
+    ).layers
     missing = []
-    if "bwrap" not in layers and spec.bubblewrap != "off":
-        missing.append("bubblewrap (no network and no view of the course files for student code)")
+    if "bwrap" not in layers and "landlock" not in layers:
+        missing.append(
+            'any file-system confinement (isolation = "unsafe": student code can read what '
+            "its user can read, open sockets and fill the disk)"
+        )
+    elif "bwrap" not in layers and spec.bubblewrap != "off":
+        missing.append("bubblewrap (Landlock and seccomp confine the worker instead)")
     if "unprivileged_user" not in layers and hasattr(os, "geteuid") and os.geteuid() == 0:
         missing.append("dropping to an unprivileged user")
     if missing:

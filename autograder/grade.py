@@ -18,6 +18,7 @@ from typing import IO, Any, NoReturn
 
 import autograder
 from autograder.course import Course
+from autograder.errors import ConfigError
 from autograder.results import SubmissionResult, TestOutcome
 from autograder.rubric import AssignmentSpec
 from autograder.safe_text import storable, storable_data
@@ -62,9 +63,11 @@ class Runner:
         """The graded result of the submission at `path`: never raises for anything the
         submission holds or does; what went wrong is the result's status and message."""
         started = time.monotonic()
-        student = storable(path.stem if path.is_file() else path.name)
+        student = storable(path.name if path.is_dir() else path.stem)
         try:
             result = self._grade(path, started)
+        except ConfigError:  # the course is wrong (a test file that does not load): no student's
+            raise  # result can be right, so grading stops and says what to fix
         except Exception as error:  # the class goes on: this submission records what happened
             detail = f"the grader failed on this submission: {type(error).__name__}: {error}"
             result = _unscored(self.spec, student, "grader_error", detail, started)
@@ -74,7 +77,7 @@ class Runner:
         try:
             submission = load_submission(path, module=self.spec.module)
         except Ungradable as reason:
-            student = path.stem if path.is_file() else path.name
+            student = path.name if path.is_dir() else path.stem
             return _unscored(self.spec, student, "ungradable", str(reason), started)
         self._count += 1
         folder = Path(self._scratch) / f"submission-{self._count}"

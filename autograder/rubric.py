@@ -72,6 +72,9 @@ class AssignmentSpec:
     limits: Limits = field(default_factory=Limits)
     bubblewrap: str = "auto"
     """"auto" (use it where it works), "required" (refuse to grade without it) or "off"."""
+    isolation: str = "confined"
+    """"confined": refuse to grade where neither bubblewrap nor Landlock can confine the worker's
+    file access; "unsafe": grade anyway, with the weaker layers each result lists."""
     rtol: float = 1e-5
     atol: float = 1e-6
     seed: int = 0
@@ -201,7 +204,7 @@ def _assignment(reader: _Reader, name: str, table: Mapping[str, Any]) -> Assignm
         reader.table(table, "visibility", f"{key}.visibility") if "visibility" in table else {}
     )
     reader.only_keys(visibility, f"{key}.visibility", {"public", "hidden"})
-    limits, bubblewrap = _limits(reader, table, f"{key}.limits")
+    limits, bubblewrap, isolation = _limits(reader, table, f"{key}.limits")
     seed = reader.number(table, "seed", key) if "seed" in table else 0
     return AssignmentSpec(
         name=name,
@@ -210,6 +213,7 @@ def _assignment(reader: _Reader, name: str, table: Mapping[str, Any]) -> Assignm
         parts=tuple(parts),
         limits=limits,
         bubblewrap=bubblewrap,
+        isolation=isolation,
         rtol=reader.number(tolerance, "rtol", f"{key}.tolerance") if "rtol" in tolerance else 1e-5,
         atol=reader.number(tolerance, "atol", f"{key}.tolerance") if "atol" in tolerance else 1e-6,
         seed=int(seed),
@@ -314,12 +318,12 @@ def _visibility(
     return value
 
 
-def _limits(reader: _Reader, table: Mapping[str, Any], key: str) -> tuple[Limits, str]:
+def _limits(reader: _Reader, table: Mapping[str, Any], key: str) -> tuple[Limits, str, str]:
     if "limits" not in table:
-        return Limits(), "auto"
+        return Limits(), "auto", "confined"
     given = reader.table(table, "limits", key)
     fields = set(Limits().to_dict())
-    reader.only_keys(given, key, fields | {"bubblewrap"})
+    reader.only_keys(given, key, fields | {"bubblewrap", "isolation"})
     values: dict[str, Any] = {}
     for name in sorted(fields & set(given)):
         number = reader.number(given, name, key)
@@ -329,7 +333,10 @@ def _limits(reader: _Reader, table: Mapping[str, Any], key: str) -> tuple[Limits
     bubblewrap = reader.string(given, "bubblewrap", key) if "bubblewrap" in given else "auto"
     if bubblewrap not in ("auto", "required", "off"):
         reader.fail(f"{key}.bubblewrap", f"must be auto, required or off, got {bubblewrap!r}")
-    return Limits(**values), bubblewrap
+    isolation = reader.string(given, "isolation", key) if "isolation" in given else "confined"
+    if isolation not in ("confined", "unsafe"):
+        reader.fail(f"{key}.isolation", f"must be confined or unsafe, got {isolation!r}")
+    return Limits(**values), bubblewrap, isolation
 
 
 @dataclass(frozen=True)

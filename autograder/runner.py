@@ -5,15 +5,15 @@ never holds test modules, the reference or student data. At start it imports pyt
 sympy, the reference and the catalogue, collects the tests once and starts the sandbox's zygote.
 Then it serves requests, one JSON line each on stdin (a submission folder and a results file):
 
-1. the submission is copied into the slot, the zygote's working folder (seen as /tmp/submission
-   inside the sandbox);
+1. the submission is copied into the inbox, from which the zygote makes the submission's
+   fresh slot (seen as /tmp/submission inside the sandbox) at its first worker;
 2. a child forked from the runner runs every collected test against it (fixtures start fresh
    in each child: the runner runs tests only in its rehearsal, whose fixtures end before the
    first child) and writes the outcomes, the worker's output to the results file, and the
    symbolic verdicts it learnt beside it;
-3. the runner waits for the child within the submission's time limit, ends every worker process
-   and empties the sandbox's /tmp through the zygote, empties the slot, keeps the verdicts, and
-   answers with one JSON line on stdout.
+3. the runner waits for the child within the submission's time limit, ends every worker process,
+   removes the slot and empties the sandbox's /tmp through the zygote, empties the inbox, keeps
+   the verdicts, and answers with one JSON line on stdout.
 """
 
 from __future__ import annotations
@@ -44,10 +44,10 @@ from autograder.proxy import StudentProxy
 from autograder.pytest_plugin import GradingContext, recorder
 from autograder.rubric import AssignmentSpec
 from autograder.sandbox.client import StudentSession
-from autograder.sandbox.isolation import Isolation, choose, hand_to_worker
+from autograder.sandbox.isolation import Isolation, choose
 from autograder.sandbox.reaper import die_with_parent, wait_for_exit
 from autograder.sandbox.zygote import Zygote, ZygoteFailed
-from autograder.scratch import private_folder
+from autograder.scratch import empty_tree, private_folder, remove_tree
 from autograder.solutions import solution_source
 
 TEST_FOLDERS = ("public_tests", "hidden_tests")
@@ -76,11 +76,14 @@ def main(argv: list[str]) -> int:
     course = Course.load(Path(config["course"]))
     spec = course.rubric.assignment(config["assignment"])
     hidden = [course.root, *(Path(p) for p in config.get("hide", []))]
-    isolation = choose(hidden=hidden, bubblewrap=spec.bubblewrap)
-    slot = private_folder("slot")
-    slot.chmod(0o755)
-    hand_to_worker(slot)
-    zygote = Zygote(isolation, slot)
+    isolation = choose(
+        hidden=hidden,
+        bubblewrap=spec.bubblewrap,
+        tmp_mb=spec.limits.disk_mb,
+        isolation=spec.isolation,
+    )
+    inbox = private_folder("inbox")  # 0700: only this runner and its zygote read it
+    zygote = Zygote(isolation, inbox)
     zygote.launch()  # it starts in the sandbox while this process collects the tests
     configure_symbolic(spec.symbolic)
     folder = course.assignment_dir(spec)
@@ -103,7 +106,7 @@ def main(argv: list[str]) -> int:
         try:
             code = pytest.main(arguments, plugins=[context, loop])
         finally:
-            shutil.rmtree(slot, ignore_errors=True)
+            remove_tree(inbox)
     if not loop.served:
         raise SystemExit(f"pytest could not collect the tests (exit code {int(code)})")
     return 0
@@ -178,14 +181,14 @@ class ServeLoop:
 
     def _grade(self, session: pytest.Session, request: dict[str, Any]) -> str | None:
         """Grade one submission; None when its results are written, else what went wrong."""
-        slot = self.zygote.workdir
+        inbox = self.zygote.inbox
         results = Path(request["results"])
         limit = self.spec.limits.submission_timeout_s + CHILD_ALLOWANCE_S
         try:
-            _fill(slot, Path(request["submission_dir"]))
+            _fill(inbox, Path(request["submission_dir"]))
             pid = os.fork()
             if pid == 0:
-                self._child(session, slot / request["module_file"], results)
+                self._child(session, inbox / request["module_file"], results)
             code = _wait(pid, time.monotonic() + limit)
         finally:
             self._clear_slot()
@@ -245,11 +248,11 @@ class ServeLoop:
         return student
 
     def _clear_slot(self) -> None:
-        """End every worker process, empty the sandbox's /tmp (both through the zygote) and the
-        slot: nothing of one submission is left for the next."""
-        with contextlib.suppress(ZygoteFailed):  # it is killed already (Zygote.end)
-            self.zygote.end(None)
-        _empty(self.zygote.workdir)
+        """End every worker process, remove the slot and empty the sandbox's /tmp (all through
+        the zygote), and empty the inbox: nothing of one submission is left for the next."""
+        with contextlib.suppress(ZygoteFailed):  # it is killed already (Zygote.end), with its
+            self.zygote.end(None)  # sandbox; without bwrap its slot is removed at its next start
+        empty_tree(self.zygote.inbox)
 
     def _rehearse(self, session: pytest.Session, source: str) -> dict[str, Any]:
         """Grade `source` once here, in the runner itself, before serving any student.
@@ -263,13 +266,11 @@ class ServeLoop:
         checks' algebra), as they would from one test to the next. Returns how many tests the
         source passed, or why the rehearsal stopped.
         """
-        slot = self.zygote.workdir
         recorded = recorder(session.config)
         summary: dict[str, Any] = {}
         try:
-            module = slot / self.spec.module
+            module = self.zygote.inbox / self.spec.module
             module.write_text(source, encoding="utf-8")
-            hand_to_worker(slot)
             self._run_tests(session, module)
             passed = [o for o in recorded.outcomes.values() if o.status == "passed"]
             summary = {"passed": len(passed), "tests": len(session.items)}
@@ -298,24 +299,14 @@ def _failure_file(results: Path) -> Path:
     return results.with_name(results.name + ".failure")
 
 
-def _fill(slot: Path, source: Path) -> None:
-    """Copy the submission's folder into the (empty) slot and hand it to the worker's user."""
+def _fill(inbox: Path, source: Path) -> None:
+    """Copy the submission's folder into the (empty) inbox; the zygote copies it into a slot."""
     for entry in source.iterdir():
-        target = slot / entry.name
+        target = inbox / entry.name
         if entry.is_dir():
             shutil.copytree(entry, target, symlinks=False)
         else:
             shutil.copyfile(entry, target)
-    hand_to_worker(slot)
-
-
-def _empty(slot: Path) -> None:
-    for entry in slot.iterdir():
-        if entry.is_dir() and not entry.is_symlink():
-            shutil.rmtree(entry, ignore_errors=True)
-        else:
-            with contextlib.suppress(OSError):
-                entry.unlink()
 
 
 def _wait(pid: int, deadline: float) -> int | None:

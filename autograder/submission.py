@@ -80,7 +80,7 @@ def load_submission(path: Path, *, module: str) -> Submission:
 def _load(path: Path, module: str) -> Submission:
     if not path.exists() and not path.is_symlink():
         raise Ungradable(f"{path} does not exist")
-    student = path.stem if path.is_file() else path.name
+    student = path.name if path.is_dir() else path.stem
     if path.is_symlink():
         raise Ungradable(f"{path.name} is a link: submit the file or folder itself")
     if path.is_dir():

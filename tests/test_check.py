@@ -248,8 +248,9 @@ def test_grader_failure_exits_1_and_a_missing_layer_is_warned_once(
     assert code == 1
     assert captured.out.count("grader_error: the grader's runner failed") == 2
     assert captured.err == (
-        "autograder: warning: grading without bubblewrap (no network and no view of the course "
-        "files for student code); without dropping to an unprivileged user\n"
+        'autograder: warning: grading without any file-system confinement (isolation = "unsafe": '
+        "student code can read what its user can read, open sockets and fill the disk); "
+        "without dropping to an unprivileged user\n"
     )
 
 

@@ -100,7 +100,7 @@ def test_a_correct_submission_on_time_and_one_late(
     late = run_autograder(
         archive, tmp_path / "b", {spec.module: reference}, "2026-12-02T12:00:00+00:00"
     )
-    assert late["score"] == 80 and "late: 20 points off 100" in late["output"]
+    assert late["score"] == 80 and "late penalty of 20 points applies" in late["output"]
 
 
 def test_a_buggy_and_a_crashing_submission(

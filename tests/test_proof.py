@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import time
-
 import importlib.util
+import time
 from pathlib import Path
 from types import ModuleType
 

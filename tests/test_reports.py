@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from pathlib import Path
 
 import jsonschema
@@ -71,9 +72,20 @@ def test_gradescope_content() -> None:
     assert [t["status"] for t in rendered["tests"]] == ["passed", "failed", "passed", "failed"]
     assert rendered["tests"][1]["visibility"] == "after_due_date"
     assert rendered["tests"][1]["output"].startswith("sinusoidal_encoding(3, 4)[1, 2] should be")
-    assert "encoding: 2 / 3.5" in rendered["output"] and rendered["stdout_visibility"] == "hidden"
+    assert rendered["stdout_visibility"] == "hidden"
+    # the summary students see at once is built from the visible test alone: the hidden tests'
+    # losses (1.5 points of encoding) must not show before the due date
+    assert rendered["output"].startswith("Tests shown now: 2 / 2 points. 3 more tests (2 points)")
+    assert "encoding: 2 / 2" in rendered["output"] and "3.5" not in rendered["output"]
+    assert "attention" not in rendered["output"] and "2.5" not in rendered["output"]
     assert "hidden_tests" not in json.dumps(rendered)  # test files' names stay with the grader
     assert "not valid JSON" in json.loads(render_gradescope(UNGRADABLE))["output"]
+
+
+def test_an_all_visible_result_shows_the_whole_score() -> None:
+    visible = replace(GRADED, tests=tuple(replace(t, visibility="visible") for t in GRADED.tests))
+    output = json.loads(render_gradescope(visible))["output"]
+    assert output.startswith("2.5 / 4 points.") and "encoding: 2 / 3.5" in output
 
 
 def test_schema_rejects_what_gradescope_would() -> None:

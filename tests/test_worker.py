@@ -20,7 +20,7 @@ from autograder.sandbox.client import (
     StudentTimeout,
     SubmissionTimeExhausted,
 )
-from autograder.sandbox.isolation import choose, hand_to_worker
+from autograder.sandbox.isolation import choose
 from autograder.sandbox.limits import Limits
 
 LIMITS = Limits(call_timeout_s=2, submission_timeout_s=30, memory_mb=1024, output_kb=1)
@@ -32,7 +32,6 @@ def session_for(tmp_path: Path, source: str, limits: Limits = LIMITS) -> Student
     tmp_path.chmod(0o755)
     module = folder / "positional_encoding.py"
     module.write_text(source, encoding="utf-8")
-    hand_to_worker(folder)
     isolation = choose(hidden=[Path(__file__).resolve().parents[1]])
     return StudentSession(
         submission=module, module_name="positional_encoding", limits=limits, isolation=isolation
@@ -175,7 +174,7 @@ def test_trusted_process_never_imports_the_submission(
         encoding="utf-8",
     )
     result = grade_submission(course, spec, submission)
-    assert "imported by" in result.output and '"workdir":' in result.output  # the zygote's argv
+    assert "imported by" in result.output and '"slot":' in result.output  # the zygote's argv
     markers = [p for p in (grader_cwd, course.root, tmp_path) if (p / "IMPORTED-HERE").exists()]
     assert markers == []  # only the worker's private (and now removed) folder ever held one
 
@@ -227,7 +226,7 @@ def test_with_bubblewrap_the_worker_sees_only_what_python_needs(
         if "bwrap" not in spy.isolation.layers:
             raise AssertionError("install bubblewrap (apt-get install bubblewrap) for this test")
         assert spy.call("look", (secrets,), {}) == dict.fromkeys(secrets, False)
-        under_tmp = set(spy.call("listing", ("/tmp",), {})) - {"submission"}
+        under_tmp = set(spy.call("listing", ("/tmp",), {})) - {"submission", "inbox"}
         allowed_tops = {Path(p).relative_to("/tmp").parts[0] for p in _allowed_under_tmp()}
         assert under_tmp <= allowed_tops
 

@@ -25,7 +25,7 @@ from autograder.checks.failure import short_repr
 from autograder.diagnose import Call
 from autograder.feedback import SubmissionImportError
 from autograder.sandbox import channel, codec
-from autograder.sandbox.isolation import UNPRIVILEGED_UID, Isolation
+from autograder.sandbox.isolation import Isolation
 from autograder.sandbox.limits import Limits
 from autograder.sandbox.zygote import STARTUP_ALLOWANCE_S, Zygote, ZygoteFailed
 
@@ -237,7 +237,8 @@ class StudentSession:
             "submission": f"{self.zygote.workdir_in_worker}/{self.submission.name}",
             "module_name": self.module_name,
             "limits": self.limits.to_dict(),
-            "drop_uid": UNPRIVILEGED_UID if self.isolation.drop_user else None,
+            "drop_uid": self.isolation.worker_uid if self.isolation.drop_user else None,
+            "confine": self.isolation.confinement(self.zygote.workdir_in_worker),
         }
         try:
             self._pid = self.zygote.spawn(config, (request_read, response_write, output_write))
@@ -261,6 +262,9 @@ class StudentSession:
             )
             raise StudentCrash(self._import_error) from None
         self.rlimits = list(hello.get("rlimits", [])) if isinstance(hello, dict) else []
+        if isinstance(hello, dict) and hello.get("unconfined"):
+            self._stop("unconfined")
+            raise StudentCrash(f"the grader could not confine the worker: {hello['unconfined']}")
         if isinstance(hello, dict) and hello.get("import_error"):
             self._import_error = str(hello["import_error"])[:MESSAGE_LIMIT]
             self._stop("import_error")

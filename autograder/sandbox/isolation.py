@@ -1,12 +1,20 @@
 """The isolation layers around the worker, chosen by what this machine allows.
 
-1. always: a separate process in its own session, rlimits, a scrubbed environment, a private
-   working directory, capped output (see client.py and limits.py);
+1. always: a separate process in its own session, rlimits (a process limit included), a
+   scrubbed environment, a private working directory, capped output (see client.py, limits.py);
 2. `bwrap` (bubblewrap), where it is installed and works: no network, its own PID namespace, a
-   private /tmp, and a read-only file system that holds only what Python needs (an allow-list):
-   no course folder (hidden tests, reference, results), no home folder, nothing else;
-3. when the grader runs as root: the worker drops to the unprivileged user `nobody` before it
-   imports any student code.
+   private size-capped /tmp, and a read-only file system that holds only what Python needs (an
+   allow-list): no course folder (hidden tests, reference, results), no home folder, nothing
+   else; where it does not, `landlock` and `seccomp` (confine.py): the same allow-list, read
+   only, the worker's slot the one place it may write, no sockets but Unix ones, no tracing;
+   where neither works, grading refuses unless the rubric says `isolation = "unsafe"`;
+3. when the grader runs as root: the worker drops to an unprivileged user of its runner's own
+   (a uid no account has, one per runner), before it imports any student code: the workers of
+   two runners cannot write each other's folders, signal or trace each other.
+
+The submission reaches the worker through an inbox (read-only under bwrap); the zygote copies
+it into a fresh slot for each submission (inside the sandbox's size-capped /tmp under bwrap)
+and removes the slot when the submission ends.
 """
 
 from __future__ import annotations
@@ -21,7 +29,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 UNPRIVILEGED_UID = 65534  # `nobody` on Linux distributions
+WORKER_UID_BASE = 0x70000000
+"""Workers drop to WORKER_UID_BASE + the runner's pid: unique among running graders, and far
+above any account's uid."""
 SANDBOX_WORKDIR = "/tmp/submission"
+SANDBOX_INBOX = "/tmp/inbox"
 
 
 @dataclass(frozen=True)
@@ -32,21 +44,40 @@ class Isolation:
     drop_user: bool
     hidden: tuple[Path, ...]
     """Folders the worker must not see (the course, the results folder)."""
+    tmp_bytes: int = 64 * 2**20
+    """The size of the sandbox's /tmp (bwrap's tmpfs), which holds the submission's slot."""
+    worker_uid: int | None = None
+    """The uid workers drop to (when `drop_user`): this runner's own."""
+    landlock: bool = False
+    """Without bwrap: the worker confines itself with Landlock and seccomp (confine.py)."""
 
     @property
     def layers(self) -> list[str]:
         layers = ["process", "rlimits"]
         if self.bwrap:
             layers.append("bwrap")
+        if self.landlock:
+            layers += ["landlock", "seccomp"]
         if self.drop_user:
             layers.append("unprivileged_user")
         return layers
 
-    def workdir_in_worker(self, workdir: Path) -> str:
-        return SANDBOX_WORKDIR if self.bwrap else str(workdir)
+    def confinement(self, slot: str) -> dict[str, list[str]] | None:
+        """What the worker confines itself to (Landlock's allow-lists), or None under bwrap."""
+        if not self.landlock:
+            return None
+        from autograder.sandbox.confine import devices
 
-    def wrap(self, command: Sequence[str], workdir: Path) -> list[str]:
-        """`command` (the worker) as it should be started under these layers.
+        return {
+            "readable": [str(p) for p in _allowed_folders()],
+            "writable": [slot, *devices()],
+        }
+
+    def inbox_in_worker(self, inbox: Path) -> str:
+        return SANDBOX_INBOX if self.bwrap else str(inbox)
+
+    def wrap(self, command: Sequence[str], inbox: Path) -> list[str]:
+        """`command` (the zygote) as it should be started under these layers.
 
         With bwrap the worker's file system is an allow-list: the system's programs and
         libraries, the Python installation and its packages, the kit's engine, and its own
@@ -58,7 +89,7 @@ class Isolation:
             return list(command)
         argv = [self.bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts"]
         argv += ["--die-with-parent", "--new-session", "--dev", "/dev", "--proc", "/proc"]
-        argv += ["--perms", "1777", "--tmpfs", "/tmp"]
+        argv += ["--perms", "1777", "--size", str(self.tmp_bytes), "--tmpfs", "/tmp"]
         for link in SYSTEM_LINKS:
             target = Path(link)
             if target.is_symlink():
@@ -74,7 +105,7 @@ class Isolation:
         for hidden in self.hidden:
             if any(folder == hidden or folder in hidden.parents for folder in allowed):
                 argv += ["--perms", "0755", "--tmpfs", str(hidden)]
-        argv += ["--bind", str(workdir), SANDBOX_WORKDIR, "--chdir", SANDBOX_WORKDIR, "--"]
+        argv += ["--ro-bind", str(inbox), SANDBOX_INBOX, "--chdir", "/tmp", "--"]
         return argv + list(command)
 
 
@@ -96,18 +127,25 @@ def _allowed_folders() -> list[Path]:
     return [p for p in existing if not any(q in p.parents for q in existing)]
 
 
-def hand_to_worker(folder: Path) -> None:
-    """Make `folder` (the submission's private copy) the worker's own: readable and writable
-    by it, whether it runs as this user or, when the grader is root, as `nobody`."""
-    entries = [folder, *folder.rglob("*")]
-    for entry in entries:
-        entry.chmod(0o755 if entry.is_dir() else 0o644)
-        if hasattr(os, "geteuid") and os.geteuid() == 0:
-            os.chown(entry, UNPRIVILEGED_UID, UNPRIVILEGED_UID)
+def hand_to_worker(folder: Path, uid: int | None) -> None:
+    """Make `folder` (a submission's slot) the worker's own and no one else's: owned by `uid`
+    (when the grader is root and drops to it), readable and writable by it alone."""
+    folder.chmod(0o700)
+    for entry in [folder, *folder.rglob("*")]:
+        if uid is not None and not entry.is_symlink():
+            os.chown(entry, uid, uid)
 
 
-def choose(*, hidden: Sequence[Path], bubblewrap: str = "auto") -> Isolation:
-    """The strongest layers this machine allows. `bubblewrap`: "auto", "required" or "off"."""
+def choose(
+    *,
+    hidden: Sequence[Path],
+    bubblewrap: str = "auto",
+    tmp_mb: int = 64,
+    isolation: str = "confined",
+) -> Isolation:
+    """The strongest layers this machine allows. `bubblewrap`: "auto", "required" or "off";
+    `tmp_mb`: the size of the sandbox's /tmp (the rubric's disk_mb); `isolation`: "confined"
+    refuses to grade where neither bwrap nor Landlock confines the worker, "unsafe" grades."""
     bwrap = None
     if bubblewrap != "off":
         bwrap = usable_bwrap()
@@ -119,7 +157,36 @@ def choose(*, hidden: Sequence[Path], bubblewrap: str = "auto") -> Isolation:
                 "(install the Debian/Ubuntu package `bubblewrap`)"
             )
     drop = hasattr(os, "geteuid") and os.geteuid() == 0 and (bwrap is not None or _reachable())
-    return Isolation(bwrap=bwrap, drop_user=drop, hidden=tuple(p.resolve() for p in hidden))
+    hidden = [p.resolve() for p in hidden]
+    landlock = bwrap is None and _landlock_confines(hidden)
+    if bwrap is None and not landlock and isolation != "unsafe":
+        from autograder.errors import AutograderError
+
+        raise AutograderError(
+            "grading needs the worker's file access confined, and neither bubblewrap nor "
+            "Landlock works here: install bubblewrap (Debian/Ubuntu package `bubblewrap`), "
+            "allow user namespaces, or use a Linux kernel with Landlock (5.13+); to grade with "
+            'the weaker layers anyway, set isolation = "unsafe" in the rubric\'s [limits]'
+        )
+    return Isolation(
+        bwrap=bwrap,
+        drop_user=drop,
+        hidden=tuple(hidden),
+        tmp_bytes=tmp_mb * 2**20,
+        worker_uid=WORKER_UID_BASE + os.getpid() if drop else None,
+        landlock=landlock,
+    )
+
+
+def _landlock_confines(hidden: Sequence[Path]) -> bool:
+    """Landlock and seccomp work here, and no hidden folder lies inside a folder the worker may
+    read (Landlock only allows: unlike bwrap, it cannot hide a folder inside an allowed one)."""
+    from autograder.sandbox.confine import available
+
+    if not available():
+        return False
+    allowed = _allowed_folders()
+    return not any(folder == h or folder in h.parents for h in hidden for folder in allowed)
 
 
 @functools.cache

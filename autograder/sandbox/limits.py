@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from dataclasses import asdict, dataclass
@@ -22,6 +23,9 @@ class Limits:
     file_size_mb: int = 16
     open_files: int = 64
     output_kb: int = 64
+    disk_mb: int = 64
+    """The sandbox's /tmp, which holds the submission's folder: a tmpfs of this size where
+    bubblewrap runs (without it, only file_size_mb bounds each file)."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -31,11 +35,12 @@ class Limits:
         return cls(**data)
 
 
-def apply_limits(limits: Limits, *, limit_processes: bool) -> list[str]:
+def apply_limits(limits: Limits, *, own_user: bool) -> list[str]:
     """Set this process's rlimits (inherited by its children); return the names of those set.
 
-    RLIMIT_NPROC counts every process of the user, so it is only set for a user that runs
-    nothing but workers (the unprivileged user the worker drops to when the grader is root).
+    RLIMIT_NPROC counts every process of the user. For a user of the worker's own (`own_user`:
+    the uid a root grader drops to) it is the rubric's `processes`; for a grader's own user it is
+    that many more than the user runs already, which still stops a fork bomb.
     """
     if sys.platform == "win32":  # pragma: no cover - students' checks only, never grading
         return []
@@ -48,8 +53,7 @@ def apply_limits(limits: Limits, *, limit_processes: bool) -> list[str]:
         "RLIMIT_NOFILE": limits.open_files,
         "RLIMIT_CORE": 0,
     }
-    if limit_processes:
-        wanted["RLIMIT_NPROC"] = limits.processes
+    wanted["RLIMIT_NPROC"] = limits.processes + (0 if own_user else processes_of(os.getuid()))
     applied = []
     for name, value in wanted.items():
         kind = getattr(resource, name, None)
@@ -63,6 +67,18 @@ def apply_limits(limits: Limits, *, limit_processes: bool) -> list[str]:
             continue
         applied.append(name)
     return applied
+
+
+def processes_of(uid: int) -> int:
+    """How many processes (threads count for RLIMIT_NPROC, so: tasks) `uid` runs now (Linux)."""
+    count = 0
+    with contextlib.suppress(OSError):
+        for entry in os.scandir("/proc"):
+            if entry.name.isdigit():
+                with contextlib.suppress(OSError):
+                    if entry.stat().st_uid == uid:
+                        count += len(os.listdir(f"/proc/{entry.name}/task"))
+    return count
 
 
 KEPT_VARIABLES = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "SYSTEMROOT", "TZ")

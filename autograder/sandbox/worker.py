@@ -27,7 +27,7 @@ PRELOADED = ("numpy", "numpy.linalg", "numpy.fft", "numpy.random", "sympy", "mat
              "itertools", "functools", "fractions", "decimal", "statistics", "random", "typing",
              "dataclasses", "collections", "collections.abc", "re", "json", "copy",
              "autograder.sandbox.channel", "autograder.sandbox.codec", "autograder.feedback",
-             "autograder.sandbox.limits")  # fmt: skip
+             "autograder.sandbox.limits", "autograder.sandbox.confine")  # fmt: skip
 """Imported before the student's module, so it finds them even after the user is dropped."""
 
 EXCEPTION_TEXT_LIMIT = 2000
@@ -87,12 +87,20 @@ def serve(request_fd: int, response_fd: int, config: dict[str, Any]) -> int:
     from autograder.sandbox.limits import Limits, apply_limits
 
     drop_uid = config.get("drop_uid")
-    applied = apply_limits(Limits.from_dict(config["limits"]), limit_processes=drop_uid is not None)
+    applied = apply_limits(Limits.from_dict(config["limits"]), own_user=drop_uid is not None)
     if drop_uid is not None:
         os.setgroups([])
         os.setgid(drop_uid)
         os.setuid(drop_uid)
     os.umask(0o077)
+    if config.get("confine"):
+        from autograder.sandbox.confine import ConfinementFailed, confine
+
+        try:
+            applied += confine(**config["confine"])
+        except ConfinementFailed as failed:  # no student code runs unconfined
+            channel.send(response_fd, {"ready": False, "unconfined": str(failed)[:500]})
+            return 1
     sys.dont_write_bytecode = True  # `python -I` ignored PYTHONDONTWRITEBYTECODE
     submission = Path(config["submission"])
     module, import_error = _import(submission, config["module_name"])

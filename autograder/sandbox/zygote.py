@@ -5,8 +5,13 @@ sandbox is set up once (bwrap, its allow-listed file system, a scrubbed environm
 process that has done those imports; each worker is a fork of it that limits itself, drops to
 the unprivileged user and only then imports student code. After each worker the zygote ends
 every process the worker left (it is their subreaper; under bwrap it kills everything in its PID
-namespace but bwrap's init and itself) and, with a private /tmp, empties it: the next
-submission finds nothing of the last.
+namespace but bwrap's init and itself) and removes the submission's slot and, with a private
+/tmp, empties that: the next submission finds nothing of the last.
+
+Each submission gets a fresh slot: at its first worker the zygote copies the inbox (the
+submission as the runner laid it out, read-only under bwrap) into a new folder owned by the
+worker's user alone (under bwrap inside the sandbox's size-capped /tmp), and it removes that
+folder at the submission's end with a removal no depth, permission or link can stop.
 
 The grader talks to it over a Unix socket: JSON lines, the worker's pipes passed as file
 descriptors. The zygote never runs student code itself, and a worker closes the socket before
@@ -31,9 +36,10 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-from autograder.sandbox.isolation import Isolation
+from autograder.sandbox.isolation import SANDBOX_WORKDIR, Isolation, hand_to_worker
 from autograder.sandbox.limits import scrubbed_environment
 from autograder.sandbox.reaper import become_subreaper, end_children, wait_for_exit
+from autograder.scratch import private_folder, remove_tree
 
 ENGINE_ROOT = str(Path(__file__).resolve().parents[2])
 """The folder holding this `autograder` package: the zygote imports the very same engine."""
@@ -56,10 +62,12 @@ class ZygoteFailed(Exception):
 class Zygote:
     """The grader's handle on one zygote; started on first use, restarted if it dies."""
 
-    def __init__(self, isolation: Isolation, workdir: Path) -> None:
+    def __init__(self, isolation: Isolation, inbox: Path) -> None:
         self.isolation = isolation
-        self.workdir = workdir
-        """The submission's folder: the workers' working directory, bound into the sandbox."""
+        self.inbox = inbox
+        """The submission as the runner lays it out; copied into a fresh slot per submission."""
+        self._slots: Path | None = None
+        """Without bwrap: the host folder (this grader's, 0711) that holds the slot."""
         self._process: subprocess.Popen[bytes] | None = None
         self._socket: socket.socket | None = None
         self._ids = itertools.count()
@@ -86,7 +94,13 @@ class Zygote:
 
     @property
     def workdir_in_worker(self) -> str:
-        return self.isolation.workdir_in_worker(self.workdir)
+        """The slot, as the worker sees it: its working folder, holding the submission."""
+        if self.isolation.bwrap:
+            return SANDBOX_WORKDIR
+        if self._slots is None:
+            self._slots = private_folder("slots")
+            self._slots.chmod(0o711)  # the worker's user may pass, not list
+        return str(self._slots / "submission")
 
     def spawn(self, config: dict[str, Any], fds: tuple[int, int, int]) -> int:
         """Fork a worker serving `config` on (request, response, output) fds; its pid."""
@@ -115,6 +129,9 @@ class Zygote:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
+        if self._slots is not None and os.getpid() == self._owner:
+            remove_tree(self._slots)
+            self._slots = None
 
     def __enter__(self) -> Zygote:
         return self
@@ -157,13 +174,17 @@ class Zygote:
 
     def _launch(self) -> None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        config = {"private_tmp": bool(self.isolation.bwrap), "workdir": self.workdir_in_worker}
+        config = {
+            "private_tmp": bool(self.isolation.bwrap),
+            "inbox": self.isolation.inbox_in_worker(self.inbox),
+            "slot": self.workdir_in_worker,
+        }
         command = [sys.executable, "-I", "-c", ZYGOTE_BOOTSTRAP, ENGINE_ROOT,
                    str(theirs.fileno()), json.dumps(config)]  # fmt: skip
         try:
             self._process = subprocess.Popen(
-                self.isolation.wrap(command, self.workdir),
-                cwd=self.workdir,
+                self.isolation.wrap(command, self.inbox),
+                cwd=self.inbox,
                 env=scrubbed_environment(self.workdir_in_worker),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
@@ -231,6 +252,7 @@ def serve(control_fd: int, config_text: str) -> int:
             data, fds = b"", []
         if not data:
             _end_everything(None, patient=False, config=config)
+            remove_tree(Path(config["slot"]))
             return 0
         pending += data
         if not pending.endswith(b"\n"):
@@ -239,15 +261,20 @@ def serve(control_fd: int, config_text: str) -> int:
             continue
         request, pending = json.loads(pending), b""
         if request.get("op") == "spawn" and len(fds) == 3:
+            if not os.path.isdir(config["slot"]):  # the submission's first worker
+                _fresh_slot(config, request["config"].get("drop_uid"))
             pid = os.fork()
             if pid == 0:
                 control.close()
-                _become_worker(fds, request["config"])
+                _become_worker(fds, {**request["config"], "slot_path": config["slot"]})
             for fd in fds:
                 os.close(fd)
             reply: dict[str, Any] = {"pid": pid}
         elif request.get("op") == "end":
-            code, ended = _end_everything(request.get("pid"), bool(request.get("patient")), config)
+            pid = request.get("pid")
+            code, ended = _end_everything(pid, bool(request.get("patient")), config)
+            if pid is None:  # the submission's end: its slot goes with it
+                remove_tree(Path(config["slot"]))
             reply = {"code": code, "ended": ended}
         else:
             for fd in fds:
@@ -273,6 +300,7 @@ def _become_worker(fds: list[int], config: dict[str, Any]) -> None:
     try:
         request_fd, response_fd, output_fd = fds
         os.setsid()
+        os.chdir(config["slot_path"])
         os.dup2(output_fd, 1)
         os.dup2(output_fd, 2)
         os.close(output_fd)
@@ -307,7 +335,7 @@ def _end_everything(
             code = wait_for_exit(pid, None)
     if config["private_tmp"]:
         ended = _end_namespace()
-        _empty_private_folders(config["workdir"])
+        _empty_private_folders((config["inbox"], config["slot"]))
     else:
         ended = end_children()
     return code, ended
@@ -345,15 +373,19 @@ def _living_pids() -> list[int]:
     return pids
 
 
-def _empty_private_folders(workdir: str) -> None:
-    """The sandbox's own /tmp and /dev/shm (tmpfs, seen by no one else): left empty."""
+def _fresh_slot(config: dict[str, Any], uid: int | None) -> None:
+    """A new slot holding a copy of the inbox, owned by the worker's user alone."""
+    slot, inbox = Path(config["slot"]), Path(config["inbox"])
+    remove_tree(slot)
+    shutil.copytree(inbox, slot, symlinks=True)
+    hand_to_worker(slot, uid)
+
+
+def _empty_private_folders(keep: tuple[str, ...]) -> None:
+    """The sandbox's own /tmp and /dev/shm (tmpfs, seen by no one else): left empty but for
+    `keep` (the inbox, a read-only mount, and the slot while its submission lasts)."""
     for folder in (Path("/tmp"), Path("/dev/shm")):
         with contextlib.suppress(OSError):
             for entry in folder.iterdir():
-                if str(entry) == workdir or Path(workdir).is_relative_to(entry):
-                    continue
-                if entry.is_dir() and not entry.is_symlink():
-                    shutil.rmtree(entry, ignore_errors=True)
-                else:
-                    with contextlib.suppress(OSError):
-                        entry.unlink()
+                if str(entry) not in keep:
+                    remove_tree(entry)

@@ -11,6 +11,7 @@ from autograder.checks import (
     assert_equivalent,
     assert_free_of,
     numeric_values,
+    short_repr,
 )
 
 pytestmark = pytest.mark.part("symbolic")
@@ -24,7 +25,7 @@ def test_pe_pair(student):
     pair = student.pe_pair(pos, w)
     if not isinstance(pair, (tuple, list, sp.Tuple)) or len(pair) != 2:
         raise CheckFailure(
-            f"pe_pair(pos, w) should return a pair (sin, cos); yours returned {pair!r}"
+            f"pe_pair(pos, w) should return a pair (sin, cos); yours returned {short_repr(pair)}"
         )
     assert_equivalent(pair[0], sp.sin(w * pos), what="pe_pair(pos, w)[0]", symbols=(pos, w))
     assert_equivalent(pair[1], sp.cos(w * pos), what="pe_pair(pos, w)[1]", symbols=(pos, w))
@@ -36,7 +37,8 @@ def test_rotation_matrix_symbolic(student):
     M = student.rotation_matrix_symbolic(k, w)
     if not isinstance(M, sp.MatrixBase) or M.shape != (2, 2):
         raise CheckFailure(
-            f"rotation_matrix_symbolic(k, w) should return a 2×2 sympy.Matrix; yours is {M!r}"
+            "rotation_matrix_symbolic(k, w) should return a 2×2 sympy.Matrix; "
+            f"yours is {short_repr(M)}"
         )
     expected = sp.Matrix([[sp.cos(k * w), sp.sin(k * w)], [-sp.sin(k * w), sp.cos(k * w)]])
     for row in range(2):

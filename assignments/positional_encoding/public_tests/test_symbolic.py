@@ -36,7 +36,8 @@ def test_rotation_matrix_symbolic(student):
     M = student.rotation_matrix_symbolic(k, w)
     if not isinstance(M, sp.MatrixBase) or M.shape != (2, 2):
         raise CheckFailure(
-            f"rotation_matrix_symbolic(k, w) should return a 2×2 sympy.Matrix; yours is {short_repr(M)}"
+            "rotation_matrix_symbolic(k, w) should return a 2×2 sympy.Matrix; "
+            f"yours is {short_repr(M)}"
         )
     expected = sp.Matrix([[sp.cos(k * w), sp.sin(k * w)], [-sp.sin(k * w), sp.cos(k * w)]])
     for row in range(2):

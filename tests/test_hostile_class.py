@@ -1,0 +1,476 @@
+"""The kit's hostile corpus, graded as one class: no student stops, poisons, slows or reads it.
+
+Each attacker below is a submission a hostile (or unlucky) class could hand in: malformed
+uploads, names that attack a terminal, a spreadsheet or a browser, text the gradebook cannot
+store, folders too deep to remove, planted bytecode, a filled disk, huge exception names and
+values, NaN answers. They are graded together with correct victims placed after them, the way
+`autograder grade CLASS --out OUT` grades a class, in each isolation configuration this machine
+allows. Every run must finish with exit code 0, record every submission with the status it
+deserves, give every victim full marks, leave no process and write nothing secret anywhere.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import re
+import shutil
+import sqlite3
+import stat
+import subprocess
+import time
+import warnings
+import xml.etree.ElementTree as ET
+import zipfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from autograder.cli import main
+from autograder.course import Course
+from autograder.gradebook import FILE_NAME
+from autograder.rubric import AssignmentSpec
+from autograder.sandbox.isolation import WORKER_UID_BASE, usable_bwrap
+from autograder.scratch import remove_tree
+
+ROOT = Path(__file__).resolve().parents[1]
+MODULE = "positional_encoding.py"
+SECRET_SEED = "20261130"
+
+
+@dataclass(frozen=True)
+class Attack:
+    """One hostile submission: how to make it, and what its row must say."""
+
+    name: str
+    make: Callable[[Path, str], None]
+    """Writes the submission into the class folder, given the correct module's source."""
+    status: str
+    reason: str = ""
+    """A regular expression the row's message (or a test's message) must match."""
+    score: float | None = None
+
+
+def module_with(prefix: str = "", suffix: str = "") -> Callable[[Path, str], str]:
+    def source(correct: str) -> str:
+        head, _, body = correct.partition("import numpy as np\n")
+        return f"{head}{prefix}\nimport numpy as np\n{body}\n{suffix}\n"
+
+    return source  # type: ignore[return-value]
+
+
+def py_file(file_name: str, prefix: str = "", suffix: str = "") -> Callable[[Path, str], None]:
+    def make(folder: Path, correct: str) -> None:
+        source = module_with(prefix, suffix)(correct)  # type: ignore[arg-type]
+        (folder / file_name).write_text(source, encoding="utf-8")
+
+    return make
+
+
+def zip_file(name: str, members: Callable[[zipfile.ZipFile, str], None]) -> Callable[..., None]:
+    def make(folder: Path, correct: str) -> None:
+        with zipfile.ZipFile(folder / name, "w", zipfile.ZIP_DEFLATED) as archive:
+            members(archive, correct)
+
+    return make
+
+
+def patched_zip(name: str, patch: Callable[[bytearray], None]) -> Callable[..., None]:
+    """A one-member stored zip whose bytes `patch` then alters (flags, method, CRC)."""
+
+    def make(folder: Path, correct: str) -> None:
+        target = folder / name
+        with zipfile.ZipFile(target, "w", zipfile.ZIP_STORED) as archive:
+            archive.writestr(MODULE, correct)
+        data = bytearray(target.read_bytes())
+        patch(data)
+        target.write_bytes(bytes(data))
+
+    return make
+
+
+def _central(data: bytearray) -> int:
+    return data.index(b"PK\x01\x02")
+
+
+def _set_flags(flags: int) -> Callable[[bytearray], None]:
+    def patch(data: bytearray) -> None:
+        data[6:8] = flags.to_bytes(2, "little")
+        central = _central(data)
+        data[central + 8 : central + 10] = flags.to_bytes(2, "little")
+
+    return patch
+
+
+def _set_method(method: int) -> Callable[[bytearray], None]:
+    def patch(data: bytearray) -> None:
+        data[8:10] = method.to_bytes(2, "little")
+        central = _central(data)
+        data[central + 10 : central + 12] = method.to_bytes(2, "little")
+
+    return patch
+
+
+def _flip_content(data: bytearray) -> None:
+    header = 30 + int.from_bytes(data[26:28], "little") + int.from_bytes(data[28:30], "little")
+    data[header + 10] ^= 0x01  # a byte of the stored module: its CRC no longer matches
+
+
+def bzip2_duplicates(archive: zipfile.ZipFile, correct: str) -> None:
+    for _ in range(3):  # one name, three members: a per-name cap would count only one
+        info = zipfile.ZipInfo(MODULE)
+        info.compress_type = zipfile.ZIP_BZIP2
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # zipfile warns of the duplicate name
+            archive.writestr(info, "#" * 1_000_000)
+
+
+def ratio_bomb(archive: zipfile.ZipFile, correct: str) -> None:
+    archive.writestr(MODULE, correct)
+    for n in range(9):
+        archive.writestr(f"data/zeros-{n}.bin", bytes(2_000_000))
+
+
+def many_members(archive: zipfile.ZipFile, correct: str) -> None:
+    for n in range(1200):
+        archive.writestr(f"f{n}.txt", "")
+
+
+def notebook_file(name: str, document: str) -> Callable[[Path, str], None]:
+    def make(folder: Path, correct: str) -> None:
+        (folder / name).write_text(document, encoding="utf-8")
+
+    return make
+
+
+def deep_folder(folder: Path, correct: str) -> None:
+    target = folder / "deep_folder"
+    target.mkdir()
+    (target / MODULE).write_text(correct, encoding="utf-8")
+    fd = os.open(target, os.O_RDONLY)
+    try:  # 5000 levels: relative to an open folder, since the path outgrows PATH_MAX
+        for _ in range(5000):
+            os.mkdir("d", dir_fd=fd)
+            inner = os.open("d", os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+    finally:
+        os.close(fd)
+
+
+def linked_folder(folder: Path, correct: str) -> None:
+    target = folder / "linked_folder"
+    target.mkdir()
+    (target / MODULE).write_text(correct, encoding="utf-8")
+    os.symlink("/proc/self/pagemap", target / "pagemap.py")
+    os.symlink("/etc/shadow", target / "shadow.txt")
+    os.symlink("/", target / "everything")
+    locked = target / "locked.txt"
+    locked.write_text("x")
+    locked.chmod(0)
+
+
+def fifo_file(folder: Path, correct: str) -> None:
+    os.mkfifo(folder / "fifo.py")
+
+
+def latin1_file(folder: Path, correct: str) -> None:
+    source = "# -*- coding: latin-1 -*-\n" + correct.replace(
+        "import numpy as np\n", "import numpy as np\nCAFE = 'café'\n", 1
+    )
+    (folder / "latin1_coding.py").write_bytes(source.encode("latin-1", "backslashreplace"))
+
+
+def latin1_without_coding(folder: Path, correct: str) -> None:
+    source = "# café\n" + correct
+    (folder / "latin1_plain.py").write_bytes(source.encode("latin-1", "backslashreplace"))
+
+
+PLANT_BYTECODE = r"""
+import importlib.util as _util, marshal as _marshal, os as _os, pathlib as _pathlib
+_evil = "def sinusoidal_encoding(*a, **k):\n    raise SystemExit('planted')\n"
+_pyc = _pathlib.Path("__pycache__")
+_pyc.mkdir(exist_ok=True)
+for _name in ("positional_encoding", "helpers"):
+    _data = bytearray(_util.MAGIC_NUMBER) + (1).to_bytes(4, "little") + bytes(8)
+    _data += _marshal.dumps(compile(_evil, _name + ".py", "exec"))
+    (_pyc / f"{_name}.cpython-311.pyc").write_bytes(_data)
+    _pathlib.Path(f"{_name}.pyc").write_bytes(_data)
+_os.chmod(_pyc, 0o500)
+_os.chmod(".", 0o500)
+"""
+
+DEEP_AT_IMPORT = r"""
+import os as _os
+_fd = _os.open(".", _os.O_RDONLY)
+for _ in range(5000):
+    _os.mkdir("d", dir_fd=_fd)
+    _inner = _os.open("d", _os.O_RDONLY, dir_fd=_fd)
+    _os.close(_fd)
+    _fd = _inner
+_os.close(_fd)
+_os.chmod("d", 0o500)
+"""
+
+FILL_DISK = r"""
+import os as _os
+for _where in (".", "/tmp", "/dev/shm"):
+    for _n in range(40):  # 600 MB a place at most: without bwrap only time bounds the slot
+        try:
+            with open(_os.path.join(_where, f"fill-{_n}"), "wb") as _f:
+                _f.write(b"x" * (15 * 2**20))
+        except OSError:
+            break
+"""
+
+HOSTILE_TEXT = "\ud800\x1b[2J\x1b]0;pwned\x07\x1b]52;c;cm0gLXJmIH4=\x07 100/100 \x00\u202e"
+
+ATTACKS = (
+    # uploads the grader must refuse, each with its reason
+    Attack("zip_dot_member", zip_file("zip_dot_member.zip", lambda a, c: a.writestr(".", c)),
+           "ungradable", "outside its folder|no positional_encoding"),
+    Attack("zip_name_clash", zip_file("zip_name_clash.zip", lambda a, c: (
+        a.writestr("sub", "x"), a.writestr(f"sub/{MODULE}", c))), "ungradable",
+        "as a file and a folder"),
+    Attack("zip_encrypted", patched_zip("zip_encrypted.zip", _set_flags(0x1)), "ungradable",
+           "encrypted"),
+    Attack("zip_patched", patched_zip("zip_patched.zip", _set_flags(0x20)), "ungradable",
+           "patched data"),
+    Attack("zip_bad_crc", patched_zip("zip_bad_crc.zip", _flip_content), "ungradable",
+           "damaged"),
+    Attack("zip_method_99", patched_zip("zip_method_99.zip", _set_method(99)), "ungradable",
+           "compression method 99"),
+    Attack("zip_bzip2_duplicates", zip_file("zip_bzip2_duplicates.zip", bzip2_duplicates),
+           "ungradable", "compression method 12"),
+    Attack("zip_ratio_bomb", zip_file("zip_ratio_bomb.zip", ratio_bomb), "ungradable",
+           "zip bomb"),
+    Attack("zip_many_members", zip_file("zip_many_members.zip", many_members), "ungradable",
+           "more than 1000 entries"),
+    Attack("notebook_int_source", notebook_file("notebook_int_source.ipynb", json.dumps(
+        {"cells": [{"cell_type": "code", "source": [1, 2], "metadata": {}}]})), "ungradable",
+        "not text"),
+    Attack("notebook_deep", notebook_file("notebook_deep.ipynb", "[" * 200_000 + "]" * 200_000),
+           "ungradable", "nested too deeply|no list of cells"),
+    Attack("deep_folder", deep_folder, "ungradable", "nest more than 32 deep"),
+    Attack("fifo", fifo_file, "ungradable", "not a regular file"),
+    Attack("latin1_plain", latin1_without_coding, "ungradable", "not UTF-8 text.*PEP 263"),
+    # submissions that must be graded, fully, despite what they hold
+    Attack("latin1_coding", latin1_file, "graded", score=100),
+    Attack("linked_folder", linked_folder, "graded", score=100),
+    # names that attack whoever reads the gradebook
+    Attack("<img src=x onerror=alert(1)>", py_file("<img src=x onerror=alert(1)>.py"),
+           "graded", score=100),
+    Attack("=HYPERLINK(\"http-x\")", py_file("=HYPERLINK(\"http-x\").py"), "graded", score=100),
+    Attack("\x1b]0;title\x07name", py_file("\x1b]0;title\x07name.py"), "graded", score=100),
+    # student code that attacks the grader, the slot or the next student
+    Attack("surrogate_message", py_file("surrogate_message.py", suffix=(
+        f"def softmax(S, axis=-1):\n    raise RuntimeError({HOSTILE_TEXT!r})\n")), "graded",
+        r"RuntimeError: \ufffd"),
+    Attack("huge_exception", py_file("huge_exception.py", suffix=(
+        "def softmax(S, axis=-1):\n"
+        "    raise type('E' * 5_000_000, (Exception,), {})('m' * 50_000_000)\n")), "graded",
+        r"E{100}"),
+    Attack("huge_value", py_file("huge_value.py", suffix=(
+        "def pe_pair(pos, w):\n    return ('x' * 20_000_000, 1, 2)\n")), "graded",
+        "pe_pair"),
+    Attack("plants_bytecode", py_file("plants_bytecode.py", prefix=PLANT_BYTECODE), "graded",
+           score=100),
+    Attack("deep_at_import", py_file("deep_at_import.py", prefix=DEEP_AT_IMPORT), "graded",
+           score=100),
+    Attack("fills_disk", py_file("fills_disk.py", prefix=FILL_DISK), "graded", score=100),
+    Attack("nan_relative_dot", py_file("nan_relative_dot.py", suffix=(
+        "def relative_dot(pos, k, w):\n"
+        "    return sp.Mul(sp.log(sp.Integer(0), evaluate=False), 0, w, evaluate=False)\n")),
+        "graded", "relative_dot.* is nan at"),
+)  # fmt: skip
+VICTIMS = 8
+
+
+def build_class(folder: Path, correct: str) -> list[str]:
+    """The corpus as one class folder; victims sort after the attackers. The students' names."""
+    folder.mkdir()
+    for attack in ATTACKS:
+        attack.make(folder, correct)
+    victims = [f"zz_victim_{n}" for n in range(VICTIMS)]
+    for victim in victims:
+        (folder / f"{victim}.py").write_text(correct, encoding="utf-8")
+    return [attack.name for attack in ATTACKS] + victims
+
+
+def correct_source(course: Course, spec: AssignmentSpec) -> str:
+    sample = course.assignment_dir(spec) / "sample_class" / "correct_vectorised.py"
+    return sample.read_text(encoding="utf-8")
+
+
+def _rows(out: Path) -> dict[str, dict[str, object]]:
+    with sqlite3.connect(out / FILE_NAME) as db:
+        db.row_factory = sqlite3.Row
+        rows = db.execute("SELECT student, status, score, result_json FROM submissions")
+        return {row["student"]: dict(row) for row in rows}
+
+
+def _worker_processes() -> list[int]:
+    """Processes of any worker user (the per-runner uids) still alive."""
+    alive = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if entry.stat().st_uid >= WORKER_UID_BASE:
+                    alive.append(int(entry.name))
+            except OSError:
+                continue
+    return alive
+
+
+@pytest.fixture
+def class_folder(tmp_path: Path) -> Iterator[Path]:
+    """Where the corpus is built; removed by the kit's own remover afterwards, since pytest's
+    recursive clean-up cannot remove a folder 5000 levels deep."""
+    yield tmp_path / "class"
+    remove_tree(tmp_path / "class")
+
+
+def grade_corpus(
+    course: Course, spec: AssignmentSpec, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> tuple[Path, str, dict[str, dict[str, object]]]:
+    students = build_class(tmp_path / "class", correct_source(course, spec))
+    out = tmp_path / "out"
+    started = time.monotonic()
+    code = main(["grade", str(tmp_path / "class"), "--out", str(out), "--jobs", "2",
+                 "--course", str(course.root)])  # fmt: skip
+    elapsed = time.monotonic() - started
+    printed = capsys.readouterr()
+    assert code == 0, printed.err
+    rows = _rows(out)
+    assert sorted(rows) == sorted(students), "every submission is recorded"
+    assert elapsed < 600, f"the corpus took {elapsed:.0f} s"
+    return out, printed.out + printed.err, rows
+
+
+def check_corpus(
+    out: Path, printed: str, rows: dict[str, dict[str, object]], course_root: Path
+) -> None:
+    """What every configuration must hold after grading the corpus."""
+    for attack in ATTACKS:
+        row = rows[attack.name]
+        result = json.loads(str(row["result_json"]))
+        said = " ".join(
+            [result.get("message") or ""]
+            + [f"{t['message']} {t['hint']}" for t in result["tests"] if t["status"] != "passed"]
+        )
+        assert row["status"] == attack.status, (attack.name, said)
+        if attack.reason:
+            assert re.search(attack.reason, said), (attack.name, said[:2000])
+        if attack.score is not None:
+            assert row["score"] == attack.score, (attack.name, said[:2000])
+        assert len(str(row["result_json"])) < 400_000, attack.name  # cut at the source
+    for name, row in rows.items():
+        if name.startswith("zz_victim_"):
+            assert row["score"] == 100, (name, str(row["result_json"])[:2000])
+    nan_tests = json.loads(str(rows["nan_relative_dot"]["result_json"]))["tests"]
+    judged = [t for t in nan_tests if t["name"].startswith("relative_dot(")]
+    assert len(judged) == 2 and all("is nan at" in t["message"] for t in judged)
+    assert rows["nan_relative_dot"]["score"] == 98  # NaN earns none of relative_dot's 2 points
+    assert "\x1b" not in printed and "\x07" not in printed, "no escape reaches the terminal"
+    assert SECRET_SEED not in printed and "hidden_tests" not in printed
+    for file in out.iterdir():
+        if file.is_file():
+            text = file.read_bytes().decode("utf-8", "replace")
+            assert SECRET_SEED not in text and str(course_root) not in text, file.name
+            if file.name.endswith(".results.json"):  # what students see: no test file's name
+                assert "hidden_tests" not in text, file.name
+            if file.name.endswith(".junit.xml"):
+                ET.fromstring(file.read_bytes())  # parses: no XML-illegal character
+    assert not _worker_processes(), "no worker process survives the batch"
+    leftovers = [p for place in ("/tmp", "/dev/shm") for p in Path(place).glob("fill-*")]
+    assert not leftovers, "no submission writes outside its slot"
+
+
+def check_exports(out: Path, tmp_path: Path, course: Course) -> None:
+    """The CSV and the report the instructor opens, from the same gradebook."""
+    table = tmp_path / "grades.csv"
+    assert main(["gradebook", str(out), "--csv", str(table), "--course", str(course.root)]) == 0
+    with table.open(encoding="utf-8", newline="") as handle:
+        cells = [cell for row in csv.reader(handle) for cell in row]
+    assert not [c for c in cells if c.startswith(("=", "+", "@"))], "no cell is a formula"
+    assert '\'=HYPERLINK("http-x")' in cells
+    report = tmp_path / "report.html"
+    assert main(["report", str(out), "--html", str(report)]) == 0
+    page = report.read_text(encoding="utf-8")
+    assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
+
+
+def test_the_corpus_as_root_with_bubblewrap(
+    course_copy: Course, class_folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if os.geteuid() != 0 or usable_bwrap() is None:
+        raise AssertionError("this configuration needs root and bubblewrap (CI runs as root)")
+    spec = course_copy.rubric.assignment("positional_encoding")
+    out, printed, rows = grade_corpus(course_copy, spec, tmp_path, capsys)
+    check_corpus(out, printed, rows, course_copy.root)
+    check_exports(out, tmp_path, course_copy)
+    layers = json.loads(str(rows["zz_victim_0"]["result_json"]))["isolation"]
+    assert layers == ["process", "rlimits", "bwrap", "unprivileged_user"]
+
+
+def test_the_corpus_as_root_with_landlock_instead_of_bubblewrap(
+    course_copy: Course, class_folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rubric = course_copy.rubric.path
+    text = rubric.read_text(encoding="utf-8").replace('bubblewrap = "auto"', 'bubblewrap = "off"')
+    rubric.write_text(text, encoding="utf-8")
+    course = Course.load(course_copy.root)
+    spec = course.rubric.assignment("positional_encoding")
+    out, printed, rows = grade_corpus(course, spec, tmp_path, capsys)
+    check_corpus(out, printed, rows, course_copy.root)
+    layers = json.loads(str(rows["zz_victim_0"]["result_json"]))["isolation"]
+    assert layers[:4] == ["process", "rlimits", "landlock", "seccomp"]
+
+
+def test_a_rerun_retries_grader_errors_and_skips_the_rest(
+    tmp_path: Path, course: Course, spec: AssignmentSpec, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "class"
+    folder.mkdir()
+    correct = correct_source(course, spec)
+    for name in ("alice", "bob"):
+        (folder / f"{name}.py").write_text(correct, encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["grade", str(folder), "--out", str(out), "--jobs", "1"]) == 0
+    with sqlite3.connect(out / FILE_NAME) as db:  # as if the grader had failed on bob
+        db.execute("UPDATE submissions SET status = 'grader_error', score = 0 WHERE student='bob'")
+    capsys.readouterr()
+    assert main(["grade", str(folder), "--out", str(out), "--jobs", "1"]) == 0
+    printed = capsys.readouterr().out
+    assert "1 submission(s) already graded with this rubric: skipped" in printed
+    assert {name: row["score"] for name, row in _rows(out).items()} == {"alice": 100, "bob": 100}
+
+
+def test_no_worker_can_reach_another_runners_slot() -> None:
+    """Slots are private: the zygote makes each one 0700 for its own runner's uid."""
+    from autograder.sandbox.isolation import hand_to_worker
+
+    if os.geteuid() != 0:
+        raise AssertionError("this check runs as root (CI does)")
+    folder = Path(os.environ.get("TMPDIR", "/tmp")) / f"slot-check-{os.getpid()}"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "sub" / "f.py").write_text("x = 1\n")
+    try:
+        hand_to_worker(folder, WORKER_UID_BASE + 1)
+        mode = folder.stat()
+        assert stat.S_IMODE(mode.st_mode) == 0o700 and mode.st_uid == WORKER_UID_BASE + 1
+
+        def as_worker(uid: int) -> subprocess.CompletedProcess[str]:
+            return subprocess.run(
+                ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
+                 "ls", str(folder / "sub")], capture_output=True, text=True, check=False,
+            )  # fmt: skip
+
+        assert as_worker(WORKER_UID_BASE + 1).stdout.split() == ["f.py"]  # its own worker
+        other = as_worker(WORKER_UID_BASE + 2)  # another runner's worker
+        assert other.returncode != 0 and "Permission denied" in other.stderr
+    finally:
+        shutil.rmtree(folder)
