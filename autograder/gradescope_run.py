@@ -9,6 +9,7 @@ becomes a zero with a message, never Gradescope's "the autograder failed to exec
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import traceback
@@ -49,6 +50,7 @@ def main(argv: list[str]) -> int:
 
 
 def grade(root: Path, assignment: str | None) -> SubmissionResult:
+    _lock(root)
     course = Course.load(root / "source" / "course")
     spec = course.rubric.assignment(assignment)
     with Runner(course, spec, hide=(root / "results",)) as runner:
@@ -57,6 +59,15 @@ def grade(root: Path, assignment: str | None) -> SubmissionResult:
     penalty = late_penalty(result, submitted_at, spec.late)
     when = submitted_at.isoformat() if submitted_at else None
     return replace(result, late_penalty=penalty, submitted_at=when)
+
+
+def _lock(root: Path) -> None:
+    """Files the worker must never read, readable by root alone: the metadata (which holds the
+    earlier submissions' results, hidden tests' scores included) and the results folder. The
+    course is locked by run_autograder; bwrap or Landlock keep all of them out of reach too."""
+    for path in (root / "submission_metadata.json", root / "results"):
+        with contextlib.suppress(OSError):
+            path.chmod(0o700 if path.is_dir() else 0o600)
 
 
 def _submitted_at(metadata: Path) -> datetime | None:

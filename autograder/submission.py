@@ -19,7 +19,7 @@ import time
 import tokenize
 import zipfile
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
@@ -84,7 +84,13 @@ def _load(path: Path, module: str) -> Submission:
     if path.is_symlink():
         raise Ungradable(f"{path.name} is a link: submit the file or folder itself")
     if path.is_dir():
-        return _from_files(student, _read_folder(path), module)
+        files, unreadable = _read_folder(path)
+        submission = _from_files(student, files, module)
+        if unreadable:
+            names = ", ".join(_shown(name) for name in unreadable[:5])
+            note = f"{len(unreadable)} file(s) could not be read and were left out: {names}"
+            return replace(submission, notes=(*submission.notes, note))
+        return submission
     if not path.is_file():
         raise Ungradable(f"{path.name} is not a regular file")
     suffix = path.suffix.lower()
@@ -146,12 +152,18 @@ def walk_files(folder: Path, *, limit: int = MAX_FILES) -> Iterator[tuple[str, P
                 yield name, Path(entry.path)
 
 
-def _read_folder(folder: Path) -> dict[str, bytes]:
+def _read_folder(folder: Path) -> tuple[dict[str, bytes], list[str]]:
+    """The folder's files, and the names of those this process may not read."""
     files: dict[str, bytes] = {}
+    unreadable = []
     for name, path in walk_files(folder):
-        files[name] = _read_capped(path)
+        try:
+            files[name] = _read_capped(path)
+        except PermissionError:
+            unreadable.append(name)
+            continue
         _check_totals(files)
-    return files
+    return files, unreadable
 
 
 def _read_zip(data: bytes) -> dict[str, bytes]:

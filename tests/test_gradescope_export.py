@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import socket
 import subprocess
 import sys
 import zipfile
@@ -25,14 +27,20 @@ due = "2026-12-01T00:00:00+00:00"
 penalty_per_day = 10
 """
 PROBE = """
-import pathlib
+import pathlib, socket
 ROOT = pathlib.Path({root!r})
 seen = [str(p) for p in (ROOT / "source" / "course").rglob("*") if p.is_file()]
+for name in ("source/course/grading.toml", "submission_metadata.json", "results/results.json"):
+    try:
+        text = (ROOT / name).read_text()
+    except OSError as error:
+        text = type(error).__name__
+    print("PROBE", name, len(seen), "files;", text[:40])
 try:
-    text = (ROOT / "source" / "course" / "grading.toml").read_text()
+    socket.create_connection(("127.0.0.1", 47125), timeout=2)
+    print("PROBE network reachable")
 except OSError as error:
-    text = type(error).__name__
-print("PROBE", len(seen), "files;", text[:40])
+    print("PROBE network", type(error).__name__)
 """
 
 
@@ -46,9 +54,14 @@ def archive(tmp_path_factory: pytest.TempPathFactory, module_course_copy: Course
     return out
 
 
-def run_autograder(archive: Path, root: Path, files: dict[str, str], created_at: str) -> dict:
+def run_autograder(
+    archive: Path, root: Path, files: dict[str, str], created_at: str, *, bubblewrap: str = "auto"
+) -> dict:
     with zipfile.ZipFile(archive) as unzipped:
         unzipped.extractall(root / "source")
+    rubric = root / "source" / "course" / "grading.toml"
+    text = rubric.read_text(encoding="utf-8")
+    rubric.write_text(text.replace('bubblewrap = "auto"', f'bubblewrap = "{bubblewrap}"'))
     for name in ("run_autograder", "setup.sh"):
         (root / "source" / name).chmod(0o755)
     (root / "submission").mkdir()
@@ -120,14 +133,33 @@ def test_a_buggy_and_a_crashing_submission(
     assert crashing["score"] == 0 and "exit" in json.dumps(crashing["tests"][0])
 
 
+@pytest.mark.parametrize(("bubblewrap", "layers"), [
+    ("auto", ["process", "rlimits", "bwrap", "unprivileged_user"]),
+    ("off", ["process", "rlimits", "landlock", "seccomp"]),
+])  # fmt: skip
 def test_the_student_process_cannot_read_the_course(
-    tmp_path: Path, archive: Path, course: Course, spec: AssignmentSpec
+    tmp_path: Path,
+    archive: Path,
+    course: Course,
+    spec: AssignmentSpec,
+    bubblewrap: str,
+    layers: list[str],
 ) -> None:
+    """Neither the course, nor the submission's metadata (earlier results, hidden tests' scores
+    included), nor the results folder, nor the network: with bwrap, and with Landlock and
+    seccomp where a container forbids bwrap."""
     root = tmp_path / "gs"
     probe = course.reference_path(spec).read_text(encoding="utf-8") + PROBE.format(root=str(root))
-    results = run_autograder(archive, root, {spec.module: probe}, "2026-11-30T10:00:00+00:00")
+    with socket.create_server(("127.0.0.1", 47125)):
+        results = run_autograder(
+            archive, root, {spec.module: probe}, "2026-11-30T10:00:00+00:00", bubblewrap=bubblewrap
+        )
     printed = results["extra_data"]["student_output"]
-    assert "PROBE 0 files;" in printed and "[assignments" not in printed
+    assert results["extra_data"]["isolation"][: len(layers)] == layers
+    assert printed.count("PROBE") == 4 and "PROBE network reachable" not in printed
+    for name in ("grading.toml", "submission_metadata.json", "results.json"):
+        assert re.search(rf"PROBE \S*{name} 0 files; (PermissionError|FileNotFoundError)", printed)
+    assert "created_at" not in printed and "[assignments" not in printed
     assert results["score"] == 100
 
 

@@ -11,14 +11,18 @@ deserves, give every victim full marks, leave no process and write nothing secre
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
 import re
 import shutil
+import socket
 import sqlite3
 import stat
 import subprocess
+import sys
+import tempfile
 import time
 import warnings
 import xml.etree.ElementTree as ET
@@ -226,6 +230,56 @@ for _where in (".", "/tmp", "/dev/shm"):
             break
 """
 
+NETWORK_PORT = 47124
+REACH_THE_NETWORK = rf"""
+_honest_softmax = softmax
+
+
+def softmax(S, axis=-1):
+    import socket as _socket
+
+    try:
+        _socket.create_connection(("127.0.0.1", {NETWORK_PORT}), timeout=2).close()
+    except OSError:
+        return _honest_softmax(S, axis)
+    raise RuntimeError("the network is reachable")
+"""
+
+FORK_MANY = r"""
+import os as _os, time as _time
+_forked = 0
+for _ in range(300):
+    try:
+        if _os.fork() == 0:
+            _time.sleep(20)
+            _os._exit(0)
+        _forked += 1
+    except OSError:
+        break
+print(f"FORKED {_forked}")
+"""
+
+WRITE_THE_GRADEBOOK = r"""
+import os as _os
+_hits = []
+for _top in ("/tmp", "/var/tmp", _os.path.expanduser("~"), "/work"):
+    try:
+        for _folder, _dirs, _files in _os.walk(_top):
+            if _folder.count(_os.sep) > 6:
+                _dirs[:] = []
+            if "gradebook.sqlite" in _files:
+                _hits.append(_os.path.join(_folder, "gradebook.sqlite"))
+    except OSError:
+        pass
+for _hit in _hits:
+    try:
+        with open(_hit, "r+b") as _book:
+            _book.write(b"overwritten by a student")
+        print("WROTE", _hit)
+    except OSError:
+        pass
+"""
+
 HOSTILE_TEXT = "\ud800\x1b[2J\x1b]0;pwned\x07\x1b]52;c;cm0gLXJmIH4=\x07 100/100 \x00\u202e"
 
 ATTACKS = (
@@ -281,6 +335,11 @@ ATTACKS = (
     Attack("deep_at_import", py_file("deep_at_import.py", prefix=DEEP_AT_IMPORT), "graded",
            score=100),
     Attack("fills_disk", py_file("fills_disk.py", prefix=FILL_DISK), "graded", score=100),
+    Attack("reaches_the_network", py_file("reaches_the_network.py", suffix=REACH_THE_NETWORK),
+           "graded", score=100),
+    Attack("forks_many", py_file("forks_many.py", prefix=FORK_MANY), "graded", score=100),
+    Attack("writes_the_gradebook", py_file("writes_the_gradebook.py", prefix=WRITE_THE_GRADEBOOK),
+           "graded", score=100),
     Attack("nan_relative_dot", py_file("nan_relative_dot.py", suffix=(
         "def relative_dot(pos, k, w):\n"
         "    return sp.Mul(sp.log(sp.Integer(0), evaluate=False), 0, w, evaluate=False)\n")),
@@ -339,8 +398,9 @@ def grade_corpus(
     students = build_class(tmp_path / "class", correct_source(course, spec))
     out = tmp_path / "out"
     started = time.monotonic()
-    code = main(["grade", str(tmp_path / "class"), "--out", str(out), "--jobs", "2",
-                 "--course", str(course.root)])  # fmt: skip
+    with socket.create_server(("127.0.0.1", NETWORK_PORT)):  # what reaches_the_network calls
+        code = main(["grade", str(tmp_path / "class"), "--out", str(out), "--jobs", "2",
+                     "--course", str(course.root)])  # fmt: skip
     elapsed = time.monotonic() - started
     printed = capsys.readouterr()
     assert code == 0, printed.err
@@ -370,6 +430,11 @@ def check_corpus(
     for name, row in rows.items():
         if name.startswith("zz_victim_"):
             assert row["score"] == 100, (name, str(row["result_json"])[:2000])
+    forked = re.search(
+        r"FORKED (\d+)", json.loads(str(rows["forks_many"]["result_json"]))["output"]
+    )
+    assert forked and int(forked[1]) <= 80, "the process limit (64 more) stops a fork bomb"
+    assert "WROTE" not in str(rows["writes_the_gradebook"]["result_json"])
     nan_tests = json.loads(str(rows["nan_relative_dot"]["result_json"]))["tests"]
     judged = [t for t in nan_tests if t["name"].startswith("relative_dot(")]
     assert len(judged) == 2 and all("is nan at" in t["message"] for t in judged)
@@ -416,20 +481,6 @@ def test_the_corpus_as_root_with_bubblewrap(
     assert layers == ["process", "rlimits", "bwrap", "unprivileged_user"]
 
 
-def test_the_corpus_as_root_with_landlock_instead_of_bubblewrap(
-    course_copy: Course, class_folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    rubric = course_copy.rubric.path
-    text = rubric.read_text(encoding="utf-8").replace('bubblewrap = "auto"', 'bubblewrap = "off"')
-    rubric.write_text(text, encoding="utf-8")
-    course = Course.load(course_copy.root)
-    spec = course.rubric.assignment("positional_encoding")
-    out, printed, rows = grade_corpus(course, spec, tmp_path, capsys)
-    check_corpus(out, printed, rows, course_copy.root)
-    layers = json.loads(str(rows["zz_victim_0"]["result_json"]))["isolation"]
-    assert layers[:4] == ["process", "rlimits", "landlock", "seccomp"]
-
-
 def test_a_rerun_retries_grader_errors_and_skips_the_rest(
     tmp_path: Path, course: Course, spec: AssignmentSpec, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -474,3 +525,105 @@ def test_no_worker_can_reach_another_runners_slot() -> None:
         assert other.returncode != 0 and "Permission denied" in other.stderr
     finally:
         shutil.rmtree(folder)
+
+
+UNPRIVILEGED_GRADER = 0x6FFF0000
+"""The uid the unprivileged configurations grade as: an account no one has."""
+
+
+def unprivileged_python() -> str | None:
+    """An interpreter (with the kit's dependencies) that an unprivileged user can run: this one
+    where every folder above it is open to others, else the one `.ci/run` prepares."""
+    candidates = [sys.executable, os.environ.get("AUTOGRADER_UNPRIVILEGED_PYTHON", ""),
+                  "/opt/autograder-unprivileged/bin/python"]  # fmt: skip
+    for candidate in filter(None, candidates):
+        path = Path(candidate).resolve()
+        folders = [path.parent, *path.parent.parents]
+        if path.is_file() and all(os.stat(f).st_mode & 0o001 for f in folders):
+            return candidate
+    return None
+
+
+@pytest.mark.parametrize(("user", "bubblewrap", "layers"), [
+    # a Gradescope container or a root CI job where bwrap is forbidden
+    (0, "off", ["process", "rlimits", "landlock", "seccomp", "unprivileged_user"]),
+    # an instructor's laptop, or CI as a user (GitHub's runners)
+    (UNPRIVILEGED_GRADER, "auto", ["process", "rlimits", "bwrap"]),
+    # the same where user namespaces are forbidden (Ubuntu 24.04's AppArmor, Docker)
+    (UNPRIVILEGED_GRADER, "off", ["process", "rlimits", "landlock", "seccomp"]),
+], ids=["root-landlock", "user-bwrap", "user-landlock"])  # fmt: skip
+def test_the_corpus_in_each_configuration(
+    course: Course, spec: AssignmentSpec, user: int, bubblewrap: str, layers: list[str]
+) -> None:
+    """The grader runs as `user`, from an interpreter every user may run, with a copy of the
+    engine and the course; where grader and workers share a user, bwrap (or Landlock and
+    seccomp) is all that keeps a student from the gradebook and the course."""
+    if os.geteuid() != 0:
+        raise AssertionError("run as root (as CI does): the test grades as other users")
+    python = unprivileged_python()
+    assert python, "no interpreter an unprivileged user can run: .ci/run prepares one in /opt"
+    base = Path(tempfile.mkdtemp(prefix="autograder-configuration-"))
+    try:
+        base.chmod(0o755)
+        engine, course_root, out, scratch = (base / n for n in ("engine", "course", "out", "tmp"))
+        shutil.copytree(ROOT / "autograder", engine / "autograder",
+                        ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+        course_root.mkdir()
+        for name in ("grading.toml", "reference", "assignments"):
+            source = ROOT / name
+            if source.is_dir():
+                shutil.copytree(source, course_root / name,
+                                ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+            else:
+                shutil.copy(source, course_root / name)
+        rubric = course_root / "grading.toml"
+        rubric.write_text(rubric.read_text().replace('bubblewrap = "auto"',
+                                                     f'bubblewrap = "{bubblewrap}"'))  # fmt: skip
+        students = build_class(base / "class", correct_source(course, spec))
+        for folder in (out, scratch):
+            folder.mkdir()
+            os.chown(folder, user, user)
+        as_user = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups"]
+        command = [*(as_user if user else []), python, "-m", "autograder", "grade",
+                   str(base / "class"), "--out", str(out), "--jobs", "2",
+                   "--course", str(course_root)]  # fmt: skip
+        environment = {"PATH": "/usr/bin:/bin", "HOME": str(scratch), "TMPDIR": str(scratch),
+                       "PYTHONPATH": str(engine), "LANG": "C.UTF-8"}  # fmt: skip
+        with socket.create_server(("127.0.0.1", NETWORK_PORT)):
+            done = subprocess.run(command, env=environment, capture_output=True, text=True,
+                                  timeout=900, check=False)  # fmt: skip
+        assert done.returncode == 0, done.stderr[-3000:]
+        rows = _rows(out)
+        assert sorted(rows) == sorted(students), "every submission is recorded"
+        check_corpus(out, done.stdout + done.stderr, rows, course_root)
+        isolation = json.loads(str(rows["zz_victim_0"]["result_json"]))["isolation"]
+        assert isolation == layers
+        if user:
+            left = _processes_of(user, within_s=5)
+            assert not left, f"no process of the grader's user survives it: {left}"
+    finally:
+        remove_tree(base)
+
+
+def _processes_of(user: int, *, within_s: float) -> list[str]:
+    """The command lines of `user`'s processes that are still alive after `within_s` seconds
+    (a process killed a moment ago may still be on its way out)."""
+    deadline = time.monotonic() + within_s
+    while True:
+        left = []
+        for process in Path("/proc").iterdir():
+            if process.name.isdigit() and _owner(process) == user:
+                with contextlib.suppress(OSError):
+                    command = (process / "cmdline").read_bytes().replace(b"\0", b" ")
+                    if (process / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+                        left.append(command.decode("utf-8", "replace")[:200])
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.2)
+
+
+def _owner(process: Path) -> int | None:
+    try:
+        return process.stat().st_uid
+    except OSError:
+        return None

@@ -158,16 +158,25 @@ def choose(
             )
     drop = hasattr(os, "geteuid") and os.geteuid() == 0 and (bwrap is not None or _reachable())
     hidden = [p.resolve() for p in hidden]
+    root = hasattr(os, "geteuid") and os.geteuid() == 0
     landlock = bwrap is None and _landlock_confines(hidden)
-    if bwrap is None and not landlock and isolation != "unsafe":
+    if bwrap is None and isolation != "unsafe":
         from autograder.errors import AutograderError
 
-        raise AutograderError(
-            "grading needs the worker's file access confined, and neither bubblewrap nor "
-            "Landlock works here: install bubblewrap (Debian/Ubuntu package `bubblewrap`), "
-            "allow user namespaces, or use a Linux kernel with Landlock (5.13+); to grade with "
-            'the weaker layers anyway, set isolation = "unsafe" in the rubric\'s [limits]'
-        )
+        if not landlock:
+            raise AutograderError(
+                "grading needs the worker's file access confined, and neither bubblewrap nor "
+                "Landlock works here: install bubblewrap (Debian/Ubuntu package `bubblewrap`), "
+                "allow user namespaces, or use a Linux kernel with Landlock (5.13+); to grade "
+                'with the weaker layers anyway, set isolation = "unsafe" in the rubric\'s [limits]'
+            )
+        if root and not drop:
+            raise AutograderError(
+                f"without bubblewrap the worker would run as root: the interpreter in "
+                f"{Path(sys.base_prefix).resolve()} lies in a folder other users cannot enter. "
+                "Install bubblewrap, or grade with a Python installed where every user may read "
+                '(/usr, /opt); or set isolation = "unsafe" in the rubric\'s [limits]'
+            )
     return Isolation(
         bwrap=bwrap,
         drop_user=drop,
