@@ -49,6 +49,19 @@ def test_workflows_are_valid_and_call_existing_commands(workflow: Path) -> None:
         assert callable(parsed.run)
 
 
+def test_the_class_workflow_lets_bubblewrap_run_before_grading() -> None:
+    """GitHub's Ubuntu 24.04 runners restrict user namespaces (AppArmor): the grading job lifts
+    that restriction before `autograder grade`, so workers run under bwrap, not its fallback."""
+    steps = yaml.safe_load(WORKFLOWS[0].read_text(encoding="utf-8"))["jobs"]["grade"]["steps"]
+    runs = [step.get("run", "") for step in steps]
+    allow = next(
+        i for i, run in enumerate(runs) if "apparmor_restrict_unprivileged_userns=0" in run
+    )
+    grade = next(i for i, run in enumerate(runs) if run.startswith("autograder grade"))
+    install = next(i for i, run in enumerate(runs) if "apt-get install -y bubblewrap" in run)
+    assert install < allow < grade
+
+
 def test_the_readme_shows_the_instructor_workflow() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert WORKFLOWS[0].read_text(encoding="utf-8") in readme
