@@ -63,6 +63,9 @@ PRELOADED = ("numpy.random", "sympy.combinatorics", "sympy.sets.setexpr", "sympy
 """Imported by the checks on first use: imported once here instead of in every child."""
 CHILD_ALLOWANCE_S = 60.0
 """Beyond the submission's own time budget: the grader's own checks (symbolic proofs)."""
+CHILD_MEMORY_MB = 3072
+"""Address space a test child may add to what it inherits: the checks of one submission use a
+few hundred MiB; a reply or a message that would take gigabytes ends this child alone."""
 
 
 def main(argv: list[str]) -> int:
@@ -211,6 +214,7 @@ class ServeLoop:
         try:
             os.setpgid(0, 0)  # the runner can end this child and its bounded helpers together
             die_with_parent()
+            limit_address_space(CHILD_MEMORY_MB)
             student = self._run_tests(session, module)
             data = {
                 "tests": recorder(session.config).records(),
@@ -287,6 +291,18 @@ class ServeLoop:
             self.context.calls = []
             memo.add(memo.learnt())
         return summary
+
+
+def limit_address_space(extra_mb: int) -> None:
+    """Cap this process's address space at what it maps now plus `extra_mb` (Linux)."""
+    import resource
+
+    with contextlib.suppress(OSError, ValueError, StopIteration):  # not Linux: no limit
+        status = Path("/proc/self/status").read_text()
+        mapped_kb = int(next(line for line in status.splitlines() if line.startswith("VmSize:"))
+                        .split()[1])  # fmt: skip
+        limit = (mapped_kb + extra_mb * 1024) * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, resource.getrlimit(resource.RLIMIT_AS)[1]))
 
 
 def _verdicts_file(results: Path) -> Path:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -59,6 +60,9 @@ def sleepy():
 def bad_value():
     return object()
 
+def object_array():
+    return np.array([1.0, None], dtype=object)
+
 def boom():
     raise ValueError("T must be >= 0")
 
@@ -104,6 +108,28 @@ def test_refused_value_is_a_failure_not_a_crash(session: StudentSession) -> None
     with pytest.raises(BoundaryRefused, match="object object, which the grader cannot accept"):
         session.call("bad_value", (), {})
     assert session.call("double", (2,), {}) == 4  # the same worker goes on
+    # the advice is what the tests accept: an array of numbers (a list would fail them too)
+    with pytest.raises(BoundaryRefused, match=r"dtype object.*np\.asarray\(result, dtype=float\)"):
+        session.call("object_array", (), {})
+
+
+def test_a_test_child_cannot_take_gigabytes() -> None:
+    """The runner's child that runs a submission's tests gets an address-space limit: a reply
+    or message that would take gigabytes ends that child, not the grader."""
+    from autograder.runner import limit_address_space
+
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through its exit code
+        code = 3
+        try:
+            limit_address_space(256)
+            bytearray(2 * 2**30)
+        except MemoryError:
+            code = 0
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
 
 
 def test_timeout_kills_and_the_function_is_not_called_again(session: StudentSession) -> None:
@@ -183,16 +209,24 @@ def test_grading_without_bubblewrap_still_isolates_what_it_can(
     course_copy: Course, spec: AssignmentSpec
 ) -> None:
     rubric = course_copy.root / "grading.toml"
+    off = rubric.read_text().replace('bubblewrap = "auto"', 'bubblewrap = "off"')
+    rubric.write_text(off, "utf-8")
+    orphan = course_copy.root / "assignments" / spec.name / "sample_class" / "hostile_orphan.py"
+    if os.geteuid() == 0 and not os.stat("/root").st_mode & 0o001:  # this interpreter: /root
+        course_off = Course.load(course_copy.root)
+        refused = grade_submission(course_off, course_off.rubric.assignment(), orphan)
+        assert refused.status == "grader_error"
+        assert "the worker would run as root" in str(refused.message)
+        assert 'isolation = "unsafe"' in str(refused.message)
     rubric.write_text(
-        rubric.read_text().replace('bubblewrap = "auto"', 'bubblewrap = "off"'), "utf-8"
+        off.replace(
+            "[assignments.positional_encoding.limits]",
+            '[assignments.positional_encoding.limits]\nisolation = "unsafe"',
+        )
     )
     course_off = Course.load(course_copy.root)
     spec_off = course_off.rubric.assignment()
-    result = grade_submission(
-        course_off,
-        spec_off,
-        course_off.assignment_dir(spec_off) / "sample_class" / "hostile_orphan.py",
-    )
+    result = grade_submission(course_off, spec_off, orphan)
     assert result.score == 100 and "bwrap" not in result.isolation
     assert result.isolation[:2] == ("process", "rlimits")
     alive = [

@@ -212,9 +212,14 @@ class StudentSession:
         if kind == "missing":
             raise SubmissionImportError(message)
         if kind == "refused":
+            advice = (
+                "return a NumPy array of numbers, such as np.asarray(result, dtype=float)"
+                if "array of dtype" in message
+                else "return what the docstring says: NumPy arrays of numbers, numbers, "
+                "tuples of them, or SymPy expressions"
+            )
             raise BoundaryRefused(
-                f"{what} returned {message}, which the grader cannot accept: return numbers, "
-                "lists, NumPy arrays or SymPy expressions"
+                f"{what} returned {message}, which the grader cannot accept: {advice}"
             )
         if kind == "raised":
             raise _rebuild(reply, self.submission.name)
