@@ -449,7 +449,11 @@ def _check(args: argparse.Namespace) -> int:
 def render_check(report: CheckReport) -> str:
     """The check table: one line per public test, its message indented below it."""
     target = report.target
-    lines = [f"Checking {target.submission} with the public tests in {target.tests_dir}", ""]
+    lines = [
+        f"Checking {target.submission} with the public tests in {target.tests_dir}",
+        "(your code runs here as you, without the grader's sandbox: the grader isolates it)",
+        "",
+    ]
     messages = {outcome.message for outcome in report.outcomes}
     if (
         len(report.outcomes) > 1

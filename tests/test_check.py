@@ -194,6 +194,7 @@ def test_cli_check_exit_codes_and_table(
     assert main(["check", str(course.reference_path(spec))]) == 0
     out = capsys.readouterr().out
     assert "Every public test passes" in out and "FAILED" not in out
+    assert "without the grader's sandbox" in out  # a student's check is not isolated, and says so
     assert main(["check", str(course.template_dir)]) == 1
     out = capsys.readouterr().out
     assert "not implemented yet  encoding" in out
