@@ -77,6 +77,17 @@ def test_nan_is_pointed_out() -> None:
     assert text.endswith("(your result contains nan)")
 
 
+def test_nan_and_infinity_never_match_not_even_themselves() -> None:
+    """Where both sides come from the submission (equivariance, consistency across T), a NaN
+    output must not "agree" with itself and earn the points."""
+    nan = np.full((2, 3), np.nan)
+    with pytest.raises(CheckFailure, match="contains nan"):
+        assert_close(nan, nan, what="self_attention(P @ X)")
+    infinite = np.full(3, np.inf)
+    with pytest.raises(CheckFailure):
+        assert_close(infinite, infinite, what="softmax(S)")
+
+
 def test_first_recognising_hint_is_appended_and_broken_hints_are_skipped() -> None:
     def broken(_: np.ndarray) -> str | None:
         raise IndexError("a hint written for another shape")

@@ -209,3 +209,43 @@ def test_channel_refuses_oversized_and_garbage(tmp_path: Any) -> None:
     os.close(write)
     with pytest.raises(channel.ChannelClosed):
         channel.receive(read, time.monotonic() + 1)
+
+
+def test_a_send_to_a_worker_that_stops_reading_gives_up_at_its_deadline() -> None:
+    """A worker can fill its own request pipe (or just never read): the trusted side's send
+    must not block past the call's deadline."""
+    import os
+
+    read, write = os.pipe()
+    try:
+        started = time.monotonic()
+        with pytest.raises(channel.ChannelTimeout):
+            channel.send(write, {"x": "y" * 4_000_000}, time.monotonic() + 0.5)
+        assert 0.4 < time.monotonic() - started < 5
+    finally:
+        os.close(read)
+        os.close(write)
+
+
+def test_a_reply_with_millions_of_parts_is_refused_before_it_is_parsed() -> None:
+    """150 MB of `[[],[],…]` took gigabytes in json.loads; it is refused by a count first."""
+    import os
+    import resource
+    import threading
+
+    payload = b"[" + b"[]," * 3_000_000 + b"[]]"
+    read, write = os.pipe()
+    sender = threading.Thread(
+        target=lambda: os.write(write, len(payload).to_bytes(8, "big") + payload), daemon=True
+    )
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    sender.start()
+    try:
+        with pytest.raises(channel.ChannelGarbage, match="more than 500000 parts"):
+            channel.receive(read, time.monotonic() + 30)
+    finally:
+        sender.join(timeout=30)
+        os.close(read)
+        os.close(write)
+    grown_mib = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    assert grown_mib < 200  # parsing it would have taken more than a gigabyte

@@ -142,7 +142,10 @@ def test_limits_tolerance_visibility_and_total(tmp_path: Path) -> None:
             "[assignments.demo.limits.call_timeout_s] must be positive",
         ),
         ('[assignments.demo.limits]\nbubblewrap = "maybe"', "must be auto, required or off"),
-        ('[assignments.demo.limits]\nisolation = "none"', "limits.isolation] must be confined or unsafe"),
+        (
+            '[assignments.demo.limits]\nisolation = "none"',
+            "limits.isolation] must be confined or unsafe",
+        ),
         ('[assignments.demo.visibility]\nhidden = "secret"', "must be one of visible, hidden"),
         (
             '[assignments.demo.tolerance]\nrtol = "small"',
