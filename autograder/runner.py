@@ -255,7 +255,7 @@ class ServeLoop:
         """End every worker process, remove the slot and empty the sandbox's /tmp (all through
         the zygote), and empty the inbox: nothing of one submission is left for the next."""
         with contextlib.suppress(ZygoteFailed):  # it is killed already (Zygote.end), with its
-            self.zygote.end(None)  # sandbox; without bwrap its slot is removed at its next start
+            self.zygote.end(None)  # sandbox; a new zygote replaces any slot it finds
         empty_tree(self.zygote.inbox)
 
     def _rehearse(self, session: pytest.Session, source: str) -> dict[str, Any]:

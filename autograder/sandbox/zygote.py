@@ -245,6 +245,7 @@ def serve(control_fd: int, config_text: str) -> int:
     gc.freeze()  # the workers share these pages instead of copying them as they touch objects
     _send(control, {"ready": True})
     pending = b""
+    slot_ready = False
     while True:
         try:
             data, fds, _, _ = socket.recv_fds(control, 65536, 3)
@@ -261,8 +262,9 @@ def serve(control_fd: int, config_text: str) -> int:
             continue
         request, pending = json.loads(pending), b""
         if request.get("op") == "spawn" and len(fds) == 3:
-            if not os.path.isdir(config["slot"]):  # the submission's first worker
-                _fresh_slot(config, request["config"].get("drop_uid"))
+            if not slot_ready:  # the submission's first worker (a new zygote's too): whatever
+                _fresh_slot(config, request["config"].get("drop_uid"))  # is there goes first
+                slot_ready = True
             pid = os.fork()
             if pid == 0:
                 control.close()
@@ -275,6 +277,7 @@ def serve(control_fd: int, config_text: str) -> int:
             code, ended = _end_everything(pid, bool(request.get("patient")), config)
             if pid is None:  # the submission's end: its slot goes with it
                 remove_tree(Path(config["slot"]))
+                slot_ready = False
             reply = {"code": code, "ended": ended}
         else:
             for fd in fds:
