@@ -22,7 +22,10 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2
 overrides that make a terminal show text other than what is there."""
 _XML_ILLEGAL = re.compile(r"[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-_SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]")
+_UNSAFE_IN_NAME = re.compile(
+    r'[\x00-\x1f\x7f-\x9f/\\<>:"|?*\u2028\u2029\u202a-\u202e\u2066-\u2069]'
+)
+"""Path separators, controls, and what Windows forbids (a results folder gets zipped and moved)."""
 
 
 def storable(text: str) -> str:
@@ -70,7 +73,9 @@ def spreadsheet_cell(value: Any) -> Any:
 def file_stem(name: str) -> str:
     """`name` as a file name in a results folder: itself when it is plain, else a safe spelling
     with a short digest, so that two different names never share a file."""
-    if name and not _SAFE_NAME.search(name) and not name.startswith(".") and len(name) <= 100:
+    plain = name == storable(name) and not _UNSAFE_IN_NAME.search(name)
+    if plain and name.strip() == name and not name.startswith((".", "-")) and len(name) <= 100:
         return name
     digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:10]
-    return f"{_SAFE_NAME.sub('_', name)[:80].lstrip('.') or 'submission'}-{digest}"
+    safe = _UNSAFE_IN_NAME.sub("_", storable(name))[:80].strip().lstrip(".-")
+    return f"{safe or 'submission'}-{digest}"
