@@ -18,19 +18,10 @@ sandbox:
 	  && (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap) >/dev/null; } \
 	  || echo "note: bubblewrap (bwrap) is not installed; grading will use fewer isolation layers"
 
-# The isolation tests grade as another user, from an interpreter every user may run. Where this
-# one is not (a Python under /root), root builds one from Debian's python3 in /opt, once per
-# change of pyproject.toml; a non-root user's own interpreter is open to it already.
-UNPRIVILEGED := /opt/autograder-unprivileged
+# The isolation tests grade as another user: as root, prepare an interpreter every user may run
+# where this one is not (.ci/unprivileged-python says how).
 unprivileged-python: $(STAMP)
-	@if [ "$$(id -u)" = 0 ] && ! $(BIN)/python -c 'import os, sys; from pathlib import Path; \
-	  p = Path(sys.executable).resolve(); sys.exit(not all(os.stat(f).st_mode & 1 for f in p.parents))' \
-	  && [ ! $(UNPRIVILEGED)/.installed -nt pyproject.toml ]; then \
-	  { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import ensurepip, venv' 2>/dev/null; } || \
-	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 python3-venv; } >/dev/null; \
-	  rm -rf $(UNPRIVILEGED) && /usr/bin/python3 -m venv $(UNPRIVILEGED) \
-	  && $(UNPRIVILEGED)/bin/python -m pip install --quiet --disable-pip-version-check . \
-	  && touch $(UNPRIVILEGED)/.installed; fi
+	.ci/unprivileged-python $(BIN)/python
 
 # The main job: release the student version, then grade the bundled sample class.
 demo: $(STAMP) sandbox

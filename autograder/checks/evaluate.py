@@ -43,27 +43,24 @@ def evaluate(expression: Any, point: Mapping[sp.Symbol, Any]) -> complex:
         return complex(mpmath.mpc(value))
 
 
-def _walk(node: Any, point: Mapping[sp.Symbol, Any]) -> Any:
-    return _bounded(_value(node, point))
-
-
 def _bounded(value: Any) -> Any:
     """`value` itself when its magnitude is within bounds (NaN and infinities pass: the caller
-    judges those); otherwise the expression is refused."""
+    judges those); otherwise the expression is refused. Checked where mpmath's cost grows with
+    a magnitude (a function's argument, a power's operands), not after every sum or product."""
     if mpmath.isfinite(value) and value != 0 and mpmath.mag(value) > MAX_MAGNITUDE_BITS:
         raise NotEvaluable(f"it reaches a number beyond 2**{MAX_MAGNITUDE_BITS}")
     return value
 
 
-def _value(node: Any, point: Mapping[sp.Symbol, Any]) -> Any:
+def _walk(node: Any, point: Mapping[sp.Symbol, Any]) -> Any:
     if isinstance(node, sp.Symbol):
         if node not in point:
             raise NotEvaluable(f"no value for the symbol {node}")
         return mpmath.mpmathify(point[node])
     if isinstance(node, sp.Integer):
-        return mpmath.mpf(int(node))
+        return _bounded(mpmath.mpf(int(node)))
     if isinstance(node, sp.Rational):
-        return mpmath.mpf(int(node.p)) / int(node.q)
+        return _bounded(mpmath.mpf(int(node.p)) / int(node.q))
     if isinstance(node, sp.Float):
         if node._mpf_[1] and int(node._mpf_[1]).bit_length() > MAX_FLOAT_BITS:
             raise NotEvaluable(f"a Float with more than {MAX_FLOAT_BITS} bits of precision")
@@ -82,13 +79,13 @@ def _value(node: Any, point: Mapping[sp.Symbol, Any]) -> Any:
             product *= _walk(factor, point)
         return product
     if isinstance(node, sp.Pow):
-        base, exponent = (_walk(a, point) for a in node.args)
+        base, exponent = (_bounded(_walk(a, point)) for a in node.args)
         if mpmath.isfinite(base) and base != 0 and mpmath.isfinite(exponent):
             _within(mpmath.fabs(exponent) * abs(mpmath.mag(base)))
         return mpmath.power(base, exponent)
     function = _FUNCTIONS.get(type(node))
     if function is not None and len(node.args) == 1:
-        argument = _walk(node.args[0], point)
+        argument = _bounded(_walk(node.args[0], point))
         if function in (mpmath.exp, mpmath.sinh, mpmath.cosh) and mpmath.isfinite(argument):
             _within(mpmath.fabs(argument))
         return function(argument)
