@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import gc
 import itertools
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -240,6 +242,8 @@ def serve(control_fd: int, config_text: str) -> int:
     preload()
     warm_up()
     become_subreaper()
+    if config["private_tmp"]:
+        _mount_paths()  # read before any worker runs
     control = socket.socket(fileno=control_fd)
     gc.collect()
     gc.freeze()  # the workers share these pages instead of copying them as they touch objects
@@ -338,7 +342,7 @@ def _end_everything(
             code = wait_for_exit(pid, None)
     if config["private_tmp"]:
         ended = _end_namespace()
-        _empty_private_folders((config["inbox"], config["slot"]))
+        _empty_private_folders((config["slot"],))
     else:
         ended = end_children()
     return code, ended
@@ -386,9 +390,33 @@ def _fresh_slot(config: dict[str, Any], uid: int | None) -> None:
 
 def _empty_private_folders(keep: tuple[str, ...]) -> None:
     """The sandbox's own /tmp and /dev/shm (tmpfs, seen by no one else): left empty but for
-    `keep` (the inbox, a read-only mount, and the slot while its submission lasts)."""
-    for folder in (Path("/tmp"), Path("/dev/shm")):
+    `keep` (the slot while its submission lasts) and the mounts bwrap made there (the inbox,
+    and an allowed folder that lives under /tmp, such as a course's own virtual environment):
+    a folder on the way to a mount is emptied around it, never moved or removed."""
+    on_the_way = _mount_paths()
+    pending = [Path("/tmp"), Path("/dev/shm")]
+    while pending:
+        folder = pending.pop()
         with contextlib.suppress(OSError):
             for entry in folder.iterdir():
-                if str(entry) not in keep:
+                name = str(entry)
+                if name in keep or name in on_the_way["mounts"]:
+                    continue
+                if name in on_the_way["ancestors"]:
+                    pending.append(entry)
+                else:
                     remove_tree(entry)
+
+
+@functools.cache
+def _mount_paths() -> dict[str, frozenset[str]]:
+    """This sandbox's mount points, and every folder on the way to one (read once: the mounts
+    are bwrap's, made before any worker ran)."""
+    mounts: set[str] = set()
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/self/mountinfo").read_text().splitlines():
+            fields = line.split()
+            if len(fields) > 4:
+                mounts.add(re.sub(r"\\(\d{3})", lambda m: chr(int(m[1], 8)), fields[4]))
+    ancestors = {str(parent) for mount in mounts for parent in Path(mount).parents}
+    return {"mounts": frozenset(mounts), "ancestors": frozenset(ancestors)}
