@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import shutil
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -58,3 +60,18 @@ def course_copy(tmp_path: Path) -> Course:
 def module_course_copy(tmp_path_factory: pytest.TempPathFactory) -> Course:
     """A copy of the course files shared by one test module's tests (set up once per module)."""
     return copy_course(tmp_path_factory.mktemp("course"))
+
+
+@pytest.fixture(scope="session")
+def unprivileged_python() -> str | None:
+    """An interpreter (with the kit's dependencies) that every user may run: this one where
+    every folder above it is open to others, else the one `make test` prepares as root
+    (.ci/unprivileged-python). Tests that grade as another user, or as root without bwrap
+    (where the worker must drop to a user of its own), run the grader with it."""
+    candidates = [sys.executable, os.environ.get("AUTOGRADER_UNPRIVILEGED_PYTHON", ""),
+                  "/opt/autograder-unprivileged/bin/python"]  # fmt: skip
+    for candidate in filter(None, candidates):
+        path = Path(candidate).resolve()
+        if path.is_file() and all(os.stat(f).st_mode & 0o001 for f in path.parents):
+            return candidate
+    return None

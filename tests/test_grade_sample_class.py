@@ -67,6 +67,10 @@ def course_fingerprint(course: Course) -> str:
     return digest.hexdigest()
 
 
+ENGINE = str(Path(__file__).resolve().parents[1])
+"""This checkout's engine, in its zygotes' command lines (another checkout may grade at once)."""
+
+
 def workers_alive() -> list[str]:
     alive = []
     for entry in Path("/proc").iterdir():
@@ -74,7 +78,7 @@ def workers_alive() -> list[str]:
             command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
         except OSError:
             continue
-        if entry.name.isdigit() and "autograder.sandbox.zygote" in command:
+        if entry.name.isdigit() and "autograder.sandbox.zygote" in command and ENGINE in command:
             alive.append(f"{entry.name}: {command}")
     return alive
 
@@ -85,7 +89,7 @@ def graded(course: Course, spec: AssignmentSpec) -> dict[str, SubmissionResult]:
     next ones share a runner and its zygote), with a listener up for the socket sample."""
     before = course_fingerprint(course)
     zygotes_before = set(workers_alive())
-    listener = socket.create_server(("127.0.0.1", SOCKET_PORT))
+    listener = socket.create_server(("127.0.0.1", SOCKET_PORT), reuse_port=True)
     listener.setblocking(False)
     samples = sorted((course.assignment_dir(spec) / "sample_class").glob("*.py"))
     try:

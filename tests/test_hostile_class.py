@@ -21,7 +21,6 @@ import socket
 import sqlite3
 import stat
 import subprocess
-import sys
 import tempfile
 import time
 import warnings
@@ -371,13 +370,15 @@ def _rows(out: Path) -> dict[str, dict[str, object]]:
         return {row["student"]: dict(row) for row in rows}
 
 
-def _worker_processes() -> list[int]:
-    """Processes of any worker user (the per-runner uids) still alive."""
+def _worker_processes(engine: Path) -> list[int]:
+    """Processes of a worker user (the per-runner uids) forked from a zygote of `engine` that
+    are still alive (another checkout's tests may be grading at the same time)."""
     alive = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                if entry.stat().st_uid >= WORKER_UID_BASE:
+                command = (entry / "cmdline").read_bytes()
+                if entry.stat().st_uid >= WORKER_UID_BASE and str(engine).encode() in command:
                     alive.append(int(entry.name))
             except OSError:
                 continue
@@ -398,7 +399,9 @@ def grade_corpus(
     students = build_class(tmp_path / "class", correct_source(course, spec))
     out = tmp_path / "out"
     started = time.monotonic()
-    with socket.create_server(("127.0.0.1", NETWORK_PORT)):  # what reaches_the_network calls
+    with socket.create_server(
+        ("127.0.0.1", NETWORK_PORT), reuse_port=True
+    ):  # what reaches_the_network calls
         code = main(["grade", str(tmp_path / "class"), "--out", str(out), "--jobs", "2",
                      "--course", str(course.root)])  # fmt: skip
     elapsed = time.monotonic() - started
@@ -411,7 +414,11 @@ def grade_corpus(
 
 
 def check_corpus(
-    out: Path, printed: str, rows: dict[str, dict[str, object]], course_root: Path
+    out: Path,
+    printed: str,
+    rows: dict[str, dict[str, object]],
+    course_root: Path,
+    engine: Path = ROOT,
 ) -> None:
     """What every configuration must hold after grading the corpus."""
     for attack in ATTACKS:
@@ -449,7 +456,7 @@ def check_corpus(
                 assert "hidden_tests" not in text, file.name
             if file.name.endswith(".junit.xml"):
                 ET.fromstring(file.read_bytes())  # parses: no XML-illegal character
-    assert not _worker_processes(), "no worker process survives the batch"
+    assert not _worker_processes(engine), "no worker process survives the batch"
     leftovers = [p for place in ("/tmp", "/dev/shm") for p in Path(place).glob("fill-*")]
     assert not leftovers, "no submission writes outside its slot"
 
@@ -527,21 +534,9 @@ def test_no_worker_can_reach_another_runners_slot() -> None:
         shutil.rmtree(folder)
 
 
-UNPRIVILEGED_GRADER = 0x6FFF0000
-"""The uid the unprivileged configurations grade as: an account no one has."""
-
-
-def unprivileged_python() -> str | None:
-    """An interpreter (with the kit's dependencies) that an unprivileged user can run: this one
-    where every folder above it is open to others, else the one `.ci/run` prepares."""
-    candidates = [sys.executable, os.environ.get("AUTOGRADER_UNPRIVILEGED_PYTHON", ""),
-                  "/opt/autograder-unprivileged/bin/python"]  # fmt: skip
-    for candidate in filter(None, candidates):
-        path = Path(candidate).resolve()
-        folders = [path.parent, *path.parent.parents]
-        if path.is_file() and all(os.stat(f).st_mode & 0o001 for f in folders):
-            return candidate
-    return None
+UNPRIVILEGED_GRADER = 0x6FFF0000 + os.getpid() % 0xFFFF
+"""The uid the unprivileged configurations grade as: an account no one has, one per test run
+(two runs at once must not see each other's processes as their own)."""
 
 
 @pytest.mark.parametrize(("user", "bubblewrap", "layers"), [
@@ -553,15 +548,20 @@ def unprivileged_python() -> str | None:
     (UNPRIVILEGED_GRADER, "off", ["process", "rlimits", "landlock", "seccomp"]),
 ], ids=["root-landlock", "user-bwrap", "user-landlock"])  # fmt: skip
 def test_the_corpus_in_each_configuration(
-    course: Course, spec: AssignmentSpec, user: int, bubblewrap: str, layers: list[str]
+    course: Course,
+    spec: AssignmentSpec,
+    unprivileged_python: str | None,
+    user: int,
+    bubblewrap: str,
+    layers: list[str],
 ) -> None:
     """The grader runs as `user`, from an interpreter every user may run, with a copy of the
     engine and the course; where grader and workers share a user, bwrap (or Landlock and
     seccomp) is all that keeps a student from the gradebook and the course."""
     if os.geteuid() != 0:
         raise AssertionError("run as root (as CI does): the test grades as other users")
-    python = unprivileged_python()
-    assert python, "no interpreter an unprivileged user can run: .ci/run prepares one in /opt"
+    python = unprivileged_python
+    assert python, "no interpreter an unprivileged user can run: make test prepares one in /opt"
     base = Path(tempfile.mkdtemp(prefix="autograder-configuration-"))
     try:
         base.chmod(0o755)
@@ -589,13 +589,13 @@ def test_the_corpus_in_each_configuration(
                    "--course", str(course_root)]  # fmt: skip
         environment = {"PATH": "/usr/bin:/bin", "HOME": str(scratch), "TMPDIR": str(scratch),
                        "PYTHONPATH": str(engine), "LANG": "C.UTF-8"}  # fmt: skip
-        with socket.create_server(("127.0.0.1", NETWORK_PORT)):
+        with socket.create_server(("127.0.0.1", NETWORK_PORT), reuse_port=True):
             done = subprocess.run(command, env=environment, capture_output=True, text=True,
                                   timeout=900, check=False)  # fmt: skip
         assert done.returncode == 0, done.stderr[-3000:]
         rows = _rows(out)
         assert sorted(rows) == sorted(students), "every submission is recorded"
-        check_corpus(out, done.stdout + done.stderr, rows, course_root)
+        check_corpus(out, done.stdout + done.stderr, rows, course_root, engine)
         isolation = json.loads(str(rows["zz_victim_0"]["result_json"]))["isolation"]
         assert isolation == layers
         if user:

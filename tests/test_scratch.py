@@ -65,8 +65,6 @@ def test_cleaning_the_sandbox_tmp_spares_bwraps_mounts(tmp_path: Path) -> None:
     """Under bwrap an allowed folder may live under /tmp (a course's own virtual environment):
     emptying the sandbox's /tmp must not move the folders on the way to that mount (later
     workers import from it) yet must remove what a worker left beside them."""
-    import shutil
-
     from autograder.sandbox.isolation import usable_bwrap
 
     bwrap = usable_bwrap()
@@ -89,7 +87,8 @@ def test_cleaning_the_sandbox_tmp_spares_bwraps_mounts(tmp_path: Path) -> None:
     )
     command = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
                "--tmpfs", "/tmp", "--ro-bind", str(packages), "/tmp/venv/lib/site-packages",
-               "--", shutil.which("python3") or sys.executable, "-c", script, engine]  # fmt: skip
+               "--tmpfs", "/mnt", "--ro-bind", engine, "/mnt/engine",  # (/tmp hides a checkout
+               "--", sys.executable, "-c", script, "/mnt/engine"]  # there)  # fmt: skip
     done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
     listing, shm = done.stdout.splitlines()

@@ -218,12 +218,7 @@ def test_grading_without_bubblewrap_still_isolates_what_it_can(
         assert refused.status == "grader_error"
         assert "the worker would run as root" in str(refused.message)
         assert 'isolation = "unsafe"' in str(refused.message)
-    rubric.write_text(
-        off.replace(
-            "[assignments.positional_encoding.limits]",
-            '[assignments.positional_encoding.limits]\nisolation = "unsafe"',
-        )
-    )
+    rubric.write_text(off.replace('isolation = "confined"', 'isolation = "unsafe"'), "utf-8")
     course_off = Course.load(course_copy.root)
     spec_off = course_off.rubric.assignment()
     result = grade_submission(course_off, spec_off, orphan)
