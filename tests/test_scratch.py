@@ -74,6 +74,7 @@ def test_cleaning_the_sandbox_tmp_spares_bwraps_mounts(tmp_path: Path) -> None:
     packages.mkdir()
     (packages / "module.py").write_text("X = 1\n")
     engine = str(Path(__file__).resolve().parents[1])
+    python = getattr(sys, "_base_executable", sys.executable)  # a venv in /tmp is hidden there
     script = (
         "import json, os, pathlib, sys; sys.path.insert(0, sys.argv[1])\n"
         "from autograder.sandbox.zygote import _empty_private_folders, _mount_paths\n"
@@ -88,7 +89,7 @@ def test_cleaning_the_sandbox_tmp_spares_bwraps_mounts(tmp_path: Path) -> None:
     command = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
                "--tmpfs", "/tmp", "--ro-bind", str(packages), "/tmp/venv/lib/site-packages",
                "--tmpfs", "/mnt", "--ro-bind", engine, "/mnt/engine",  # (/tmp hides a checkout
-               "--", sys.executable, "-c", script, "/mnt/engine"]  # there)  # fmt: skip
+               "--", python, "-c", script, "/mnt/engine"]  # there)  # fmt: skip
     done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
     listing, shm = done.stdout.splitlines()

@@ -224,10 +224,13 @@ def test_grading_without_bubblewrap_still_isolates_what_it_can(
     result = grade_submission(course_off, spec_off, orphan)
     assert result.score == 100 and "bwrap" not in result.isolation
     assert result.isolation[:2] == ("process", "rlimits")
+    engine = str(Path(__file__).resolve().parents[1]).encode()  # another checkout may grade too
     alive = [
         p
         for p in Path("/proc").iterdir()
-        if p.name.isdigit() and b"autograder.sandbox.zygote" in _cmdline(p)
+        if p.name.isdigit()
+        and b"autograder.sandbox.zygote" in _cmdline(p)
+        and engine in _cmdline(p)
     ]
     assert alive == []
 
