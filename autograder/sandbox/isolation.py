@@ -28,7 +28,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-UNPRIVILEGED_UID = 65534  # `nobody` on Linux distributions
 WORKER_UID_BASE = 0x70000000
 """Workers drop to WORKER_UID_BASE + the runner's pid: unique among running graders, and far
 above any account's uid."""
