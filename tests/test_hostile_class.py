@@ -176,6 +176,11 @@ def linked_folder(folder: Path, correct: str) -> None:
     locked.chmod(0)
 
 
+def linked_submissions(folder: Path, correct: str) -> None:
+    os.symlink("/", folder / "linked_root")  # a class entry that is a link to elsewhere
+    os.symlink("/etc/shadow", folder / "linked_file.py")
+
+
 def fifo_file(folder: Path, correct: str) -> None:
     os.mkfifo(folder / "fifo.py")
 
@@ -309,6 +314,8 @@ ATTACKS = (
            "ungradable", "nested too deeply|no list of cells"),
     Attack("deep_folder", deep_folder, "ungradable", "nest more than 32 deep"),
     Attack("fifo", fifo_file, "ungradable", "not a regular file"),
+    Attack("linked_root", linked_submissions, "ungradable", "is a link"),
+    Attack("linked_file", lambda folder, correct: None, "ungradable", "is a link"),
     Attack("latin1_plain", latin1_without_coding, "ungradable", "not UTF-8 text.*PEP 263"),
     # submissions that must be graded, fully, despite what they hold
     Attack("latin1_coding", latin1_file, "graded", score=100),
