@@ -3,8 +3,9 @@
 It holds, at its root, `setup.sh` (run once when Gradescope builds the image: Python packages,
 bubblewrap, the kit itself from `engine/`), `run_autograder` (run per submission), the kit's
 engine source, and `course/` (grading.toml, the reference, the assignment's tests and catalogue).
-`setup.sh` makes `course/` readable by root only: the worker runs student code as `nobody`,
-so even without bubblewrap (which Docker often forbids) the hidden tests stay out of its reach.
+`setup.sh` makes `course/` readable by root only: the worker runs student code as an
+unprivileged user, so even without bubblewrap (which Docker often forbids; Landlock confines the
+worker there) the hidden tests stay out of its reach.
 """
 
 from __future__ import annotations

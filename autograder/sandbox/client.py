@@ -94,7 +94,7 @@ class StudentSession:
         isolation: Isolation,
         zygote: Zygote | None = None,
     ) -> None:
-        """`zygote`: a running one whose workdir is the submission's folder (the caller keeps
+        """`zygote`: a running one whose inbox holds the submission (the caller keeps
         and closes it); by default the session starts its own."""
         self.submission = submission
         self.module_name = module_name

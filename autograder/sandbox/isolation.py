@@ -37,7 +37,7 @@ SANDBOX_INBOX = "/tmp/inbox"
 
 @dataclass(frozen=True)
 class Isolation:
-    """How workers are started: with or without bwrap, as this user or as `nobody`."""
+    """How workers are started: with bwrap or Landlock, as this user or as one of their own."""
 
     bwrap: str | None
     drop_user: bool
@@ -96,7 +96,7 @@ class Isolation:
             elif target.is_dir():
                 argv += ["--ro-bind", link, link]
         for folder in _allowed_folders():
-            for between in reversed(folder.parents):  # bwrap would make these 0700: not for nobody
+            for between in reversed(folder.parents):  # bwrap makes these 0700: not for a worker
                 if between != Path("/"):
                     argv += ["--perms", "0755", "--dir", str(between)]
             argv += ["--ro-bind", str(folder), str(folder)]
@@ -213,7 +213,8 @@ def usable_bwrap() -> str | None:
 
 
 def _reachable() -> bool:
-    """Without bwrap, `nobody` can only run this interpreter if every folder above it is open."""
+    """Without bwrap, another user can run this interpreter only if every folder above it is
+    open to others."""
     return all(
         os.stat(folder).st_mode & 0o001 for folder in Path(sys.base_prefix).resolve().parents
     )
