@@ -63,12 +63,15 @@ def as_expression(value: Any, *, what: str) -> sp.Basic:
     return value
 
 
-def assert_free_of(expression: sp.Basic, symbol: sp.Symbol, *, what: str) -> None:
-    """Fail when `symbol` still occurs in `expression`."""
+def assert_free_of(
+    expression: sp.Basic, symbol: sp.Symbol, *, what: str, hint: str | None = None
+) -> None:
+    """Fail when `symbol` still occurs in `expression`; `hint`, the assignment's own advice on
+    the identity that makes it cancel, follows the message."""
     if symbol in expression.free_symbols:
+        advice = f" ({hint})" if hint else ""
         raise CheckFailure(
-            f"{what} still contains {symbol}: simplify it until {symbol} cancels "
-            "(the angle-difference identity cos(A − B) = cos A cos B + sin A sin B does it)"
+            f"{what} still contains {symbol}: simplify it until {symbol} cancels{advice}"
         )
 
 

@@ -14,6 +14,8 @@ from autograder.checks import (
 
 pytestmark = pytest.mark.part("symbolic")
 
+ANGLE_DIFFERENCE = "the angle-difference identity cos(A − B) = cos A cos B + sin A sin B does it"
+
 a, b, c = sp.symbols("a b c", real=True)
 
 
@@ -58,7 +60,7 @@ def test_relative_dot_other_symbols(student):
     """relative_dot(a, b, c) = cos(c·b) with no a left"""
     result = student.relative_dot(a, b, c)
     assert_equivalent(result, sp.cos(b * c), what="relative_dot(a, b, c)", symbols=(a, b, c))
-    assert_free_of(result, a, what="relative_dot(a, b, c)")
+    assert_free_of(result, a, what="relative_dot(a, b, c)", hint=ANGLE_DIFFERENCE)
 
 
 @pytest.mark.points(1)
