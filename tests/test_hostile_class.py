@@ -95,26 +95,20 @@ def patched_zip(name: str, patch: Callable[[bytearray], None]) -> Callable[..., 
     return make
 
 
-def _central(data: bytearray) -> int:
-    return data.index(b"PK\x01\x02")
+def _set_field(local: int, value: int) -> Callable[[bytearray], None]:
+    """Write a two-byte header field in the member's local header (at `local`) and in its
+    central-directory entry, where the same field sits two bytes further on."""
 
-
-def _set_flags(flags: int) -> Callable[[bytearray], None]:
     def patch(data: bytearray) -> None:
-        data[6:8] = flags.to_bytes(2, "little")
-        central = _central(data)
-        data[central + 8 : central + 10] = flags.to_bytes(2, "little")
+        central = data.index(b"PK\x01\x02")
+        for offset in (local, central + local + 2):
+            data[offset : offset + 2] = value.to_bytes(2, "little")
 
     return patch
 
 
-def _set_method(method: int) -> Callable[[bytearray], None]:
-    def patch(data: bytearray) -> None:
-        data[8:10] = method.to_bytes(2, "little")
-        central = _central(data)
-        data[central + 10 : central + 12] = method.to_bytes(2, "little")
-
-    return patch
+_FLAGS, _METHOD = 6, 8
+"""Offsets of the general-purpose flags and the compression method in a local file header."""
 
 
 def _flip_content(data: bytearray) -> None:
@@ -293,13 +287,13 @@ ATTACKS = (
     Attack("zip_name_clash", zip_file("zip_name_clash.zip", lambda a, c: (
         a.writestr("sub", "x"), a.writestr(f"sub/{MODULE}", c))), "ungradable",
         "as a file and a folder"),
-    Attack("zip_encrypted", patched_zip("zip_encrypted.zip", _set_flags(0x1)), "ungradable",
+    Attack("zip_encrypted", patched_zip("zip_encrypted.zip", _set_field(_FLAGS, 0x1)), "ungradable",
            "encrypted"),
-    Attack("zip_patched", patched_zip("zip_patched.zip", _set_flags(0x20)), "ungradable",
+    Attack("zip_patched", patched_zip("zip_patched.zip", _set_field(_FLAGS, 0x20)), "ungradable",
            "patched data"),
     Attack("zip_bad_crc", patched_zip("zip_bad_crc.zip", _flip_content), "ungradable",
            "damaged"),
-    Attack("zip_method_99", patched_zip("zip_method_99.zip", _set_method(99)), "ungradable",
+    Attack("zip_method_99", patched_zip("zip_method_99.zip", _set_field(_METHOD, 99)), "ungradable",
            "compression method 99"),
     Attack("zip_bzip2_duplicates", zip_file("zip_bzip2_duplicates.zip", bzip2_duplicates),
            "ungradable", "compression method 12"),
