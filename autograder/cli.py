@@ -15,24 +15,24 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from autograder import __version__
-from autograder.batch import Item, discover, grade_class, shard
-from autograder.check import DEFAULT_TIMEOUT_S, CheckReport, locate, run_check
-from autograder.course import Course
+from autograder.authoring.notebook import write_nbgrader_course
+from autograder.authoring.release import check_release, write_release
+from autograder.course.course import Course
+from autograder.course.rubric import AssignmentSpec
 from autograder.errors import AutograderError, ConfigError
-from autograder.grade import Runner
-from autograder.gradebook import Entry, Gradebook, merge
-from autograder.gradescope_export import build_zip
-from autograder.notebook import write_nbgrader_course
-from autograder.progress import Progress
-from autograder.release import check_release, write_release
+from autograder.gradescope.export import build_zip
+from autograder.grading.batch import Item, discover, grade_class, shard
+from autograder.grading.gradebook import Entry, Gradebook, merge
+from autograder.grading.progress import Progress
+from autograder.grading.results import SubmissionResult
+from autograder.grading.runners import Runner
 from autograder.report import FORMATS
-from autograder.results import SubmissionResult
-from autograder.rubric import AssignmentSpec
 from autograder.safe_text import printable
 from autograder.sandbox.isolation import choose
+from autograder.student.local_check import DEFAULT_TIMEOUT_S, CheckReport, locate, run_check
 
 if TYPE_CHECKING:  # validate imports the grading machinery: only its command needs it
-    from autograder.validate import Verdict as ValidationVerdict
+    from autograder.authoring.validate import Verdict as ValidationVerdict
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 STATUS_LABELS = {
@@ -201,7 +201,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from autograder.gradebook import FILE_NAME
+    from autograder.grading.gradebook import FILE_NAME
     from autograder.report.html import render_class_report
 
     if not (args.folder / FILE_NAME).is_file():
@@ -218,7 +218,7 @@ def _report(args: argparse.Namespace) -> int:
 
 def _validate(args: argparse.Namespace) -> int:
     course, spec = _assignment(args)
-    from autograder.validate import validate
+    from autograder.authoring.validate import validate
 
     verdicts = validate(course, spec, only=args.only, jobs=args.jobs)
     if not verdicts:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from timing import median_seconds
 
-from autograder.check import locate, run_check
+from autograder.student.local_check import locate, run_check
 
 ROOT = Path(__file__).resolve().parents[1]
 

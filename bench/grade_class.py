@@ -10,8 +10,8 @@ submissions, it times:
       leaves a process behind), so the bare limit times the others only;
   (b) `autograder grade --jobs 1` and `--jobs 2`: the real command, as a separate process;
   (c) `nbgrader autograde` on the same submissions as notebooks whose test cells call the same
-      checks (`autograder.inline.part_points`), one cell per rubric part (only with --nbgrader,
-      and only for classes of at most --nbgrader-max submissions).
+      checks (`autograder.authoring.inline.part_points`), one cell per rubric part (only with
+      --nbgrader, and only for classes of at most --nbgrader-max submissions).
 Peak memory is the largest sum of proportional set sizes (PSS: shared pages split between the
 processes sharing them) over the grader and all its descendants, sampled every 50 ms. For the
 looping class it also prints the time beyond the timeouts themselves (each timed-out call costs
@@ -38,10 +38,10 @@ import threading
 import time
 from pathlib import Path
 
-from autograder.course import Course
-from autograder.inline import run_whole
+from autograder.authoring.inline import run_whole
+from autograder.authoring.solutions import solution_source
+from autograder.course.course import Course
 from autograder.sandbox.reaper import become_subreaper, end_children, process_table
-from autograder.solutions import solution_source
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -185,7 +185,7 @@ def bench_notebook(course: Course, student_source: str | None) -> str:
                                      "grade_id": "functions", "schema_version": 3}  # fmt: skip
     for part in spec.parts:
         cell = nbformat.v4.new_code_cell(
-            "from autograder.inline import part_points\n"
+            "from autograder.authoring.inline import part_points\n"
             f"### BEGIN HIDDEN TESTS\npart_points({part.name!r}, globals())\n### END HIDDEN TESTS"
         )
         cell.metadata["nbgrader"] = {"grade": True, "solution": False, "locked": True,

@@ -17,8 +17,8 @@ from pathlib import Path
 
 from timing import median_seconds
 
-from autograder.course import Course
-from autograder.grade import Runner, grade_submission
+from autograder.course.course import Course
+from autograder.grading.runners import Runner, grade_submission
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import sympy as sp
 
 from autograder.checks import CheckFailure, assert_equivalent
-from autograder.course import Course
-from autograder.grade import grade_submission
+from autograder.course.course import Course
+from autograder.grading.runners import grade_submission
 
 ROOT = Path(__file__).resolve().parents[1]
 

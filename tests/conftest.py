@@ -11,8 +11,8 @@ from types import ModuleType
 
 import pytest
 
-from autograder.course import Course
-from autograder.rubric import AssignmentSpec
+from autograder.course.course import Course
+from autograder.course.rubric import AssignmentSpec
 
 ROOT = Path(__file__).resolve().parents[1]
 COURSE_FILES = ("grading.toml", "reference", "assignments", "student_template")

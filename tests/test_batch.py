@@ -18,14 +18,14 @@ from pathlib import Path
 
 import pytest
 
-from autograder.batch import Item, discover, grade_class, late_penalty, shard
 from autograder.cli import main
-from autograder.course import Course
+from autograder.course.course import Course
+from autograder.course.rubric import AssignmentSpec, LatePolicy
 from autograder.errors import ConfigError
-from autograder.gradebook import FILE_NAME, Gradebook, merge
+from autograder.grading.batch import Item, discover, grade_class, late_penalty, shard
+from autograder.grading.gradebook import FILE_NAME, Gradebook, merge
+from autograder.grading.results import SubmissionResult
 from autograder.report.html import SECTIONS, render_class_report
-from autograder.results import SubmissionResult
-from autograder.rubric import AssignmentSpec, LatePolicy
 
 
 @pytest.fixture

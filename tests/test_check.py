@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from autograder.check import CheckReport, CheckTarget, locate, run_check
 from autograder.cli import main
-from autograder.course import Course
+from autograder.course.course import Course
+from autograder.course.rubric import AssignmentSpec
 from autograder.errors import ConfigError
-from autograder.grade import grade_submission
-from autograder.rubric import AssignmentSpec
+from autograder.grading.runners import grade_submission
+from autograder.student.local_check import CheckReport, CheckTarget, locate, run_check
 
 
 @pytest.fixture

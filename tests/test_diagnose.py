@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from autograder.course import Course
-from autograder.diagnose import Call, Misconception, describe, diagnose
-from autograder.rubric import AssignmentSpec
-from autograder.runner import load_catalogue
-from autograder.validate import validate
+from autograder.authoring.validate import validate
+from autograder.course.course import Course
+from autograder.course.rubric import AssignmentSpec
+from autograder.grading.diagnose import Call, Misconception, describe, diagnose
+from autograder.grading.serve import load_catalogue
 
 
 @pytest.fixture(scope="module")

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from autograder.course import Course
-from autograder.grade import RunnerPool
-from autograder.results import SubmissionResult
-from autograder.rubric import AssignmentSpec
+from autograder.course.course import Course
+from autograder.course.rubric import AssignmentSpec
+from autograder.grading.results import SubmissionResult
+from autograder.grading.runners import RunnerPool
 
 ALL_PARTS = {"encoding", "attention", "rotation", "symbolic", "permutation"}
 SOCKET_PORT = 47123  # hostile_socket.py connects here

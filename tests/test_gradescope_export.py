@@ -17,8 +17,8 @@ import pytest
 
 import autograder
 from autograder.cli import main
-from autograder.course import Course
-from autograder.rubric import AssignmentSpec
+from autograder.course.course import Course
+from autograder.course.rubric import AssignmentSpec
 
 SCHEMA = json.loads((Path(__file__).parent / "gradescope_results.schema.json").read_text())
 LATE = """

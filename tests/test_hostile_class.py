@@ -33,11 +33,11 @@ from pathlib import Path
 import pytest
 
 from autograder.cli import main
-from autograder.course import Course
-from autograder.gradebook import FILE_NAME
-from autograder.rubric import AssignmentSpec
+from autograder.course.course import Course
+from autograder.course.rubric import AssignmentSpec
+from autograder.grading.gradebook import FILE_NAME
 from autograder.sandbox.isolation import WORKER_UID_BASE, usable_bwrap
-from autograder.scratch import remove_tree
+from autograder.sandbox.scratch import remove_tree
 
 ROOT = Path(__file__).resolve().parents[1]
 MODULE = "positional_encoding.py"

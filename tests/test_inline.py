@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from autograder.course import Course
+from autograder.authoring.inline import part_points, run_public_part, run_whole
+from autograder.course.course import Course
+from autograder.course.rubric import AssignmentSpec
 from autograder.errors import ConfigError
-from autograder.inline import part_points, run_public_part, run_whole
-from autograder.rubric import AssignmentSpec
 
 
 def test_part_points_are_the_rubric_points_and_failures_are_explained(

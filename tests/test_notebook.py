@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
+from autograder.authoring.notebook import instructor_notebook, student_notebook
 from autograder.cli import main
-from autograder.course import Course
-from autograder.grade import Runner
-from autograder.notebook import instructor_notebook, student_notebook
-from autograder.rubric import AssignmentSpec
+from autograder.course.course import Course
+from autograder.course.rubric import AssignmentSpec
+from autograder.grading.runners import Runner
 
 BIN = Path(sys.executable).parent
 SWAP = (
@@ -162,7 +162,7 @@ def test_a_solved_student_notebook_runs_in_jupyter_with_its_public_checks(
     import nbformat
     from nbclient import NotebookClient
 
-    from autograder.notebook import HIDDEN
+    from autograder.authoring.notebook import HIDDEN
 
     solved = json.loads(instructor_notebook(course, spec))
     for cell in solved["cells"]:

@@ -30,7 +30,7 @@ def test_wheel_holds_the_engine_and_nothing_secret(tmp_path: Path) -> None:
     )
     (wheel,) = tmp_path.glob("transformer_maths_autograder-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    assert "autograder/cli.py" in names and "autograder/pytest_plugin.py" in names
+    assert "autograder/cli.py" in names and "autograder/grading/pytest_plugin.py" in names
     for secret in ("reference/", "assignments/", "hidden_tests", "student_template/", "tests/"):
         assert not [name for name in names if secret in name], secret
     entry_points = next(name for name in names if name.endswith("entry_points.txt"))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import io
 
-from autograder.gradebook import Entry
-from autograder.progress import Progress
-from autograder.results import SubmissionResult
+from autograder.grading.gradebook import Entry
+from autograder.grading.progress import Progress
+from autograder.grading.results import SubmissionResult
 
 
 def entry(student: str, status: str = "graded", score: float = 50.0) -> Entry:

@@ -16,9 +16,9 @@ from autograder.checks.failure import take_notes
 from autograder.checks.proof import Statement, assert_proof, check_proof
 from autograder.checks.proof_laws import scalar_laws
 from autograder.checks.proof_parse import ScalarDomain
-from autograder.course import Course
-from autograder.grade import grade_submission
-from autograder.rubric import AssignmentSpec
+from autograder.course.course import Course
+from autograder.course.rubric import AssignmentSpec
+from autograder.grading.runners import grade_submission
 
 
 @pytest.fixture(scope="module")

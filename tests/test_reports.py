@@ -10,8 +10,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from autograder.grading.results import SubmissionResult, TestResult
 from autograder.report import render_gradescope, render_json, render_junit
-from autograder.results import SubmissionResult, TestResult
 
 SCHEMA = json.loads((Path(__file__).parent / "gradescope_results.schema.json").read_text())
 

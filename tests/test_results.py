@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from autograder.results import TestOutcome
+from autograder.grading.results import TestOutcome
 
 
 def test_json_round_trip() -> None:

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from autograder.cli import main
-from autograder.course import Course
+from autograder.course.course import Course
+from autograder.course.rubric import load_rubric
 from autograder.errors import ConfigError
-from autograder.rubric import load_rubric
 
 VALID = """
 [assignments.demo]

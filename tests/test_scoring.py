@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from autograder.course.rubric import load_rubric
 from autograder.errors import ConfigError
-from autograder.results import TestOutcome
-from autograder.rubric import load_rubric
-from autograder.scoring import score_tests
+from autograder.grading.results import TestOutcome
+from autograder.grading.scoring import score_tests
 
 RUBRIC = """
 [assignments.demo]

@@ -9,7 +9,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from autograder.scratch import private_folder, remove_stale
+from autograder.sandbox.scratch import private_folder, remove_stale
 
 
 def test_folders_of_dead_owners_go_and_the_living_stay() -> None:
@@ -36,7 +36,7 @@ def test_folders_of_dead_owners_go_and_the_living_stay() -> None:
 def test_remove_tree_goes_through_depth_locks_and_links(tmp_path: Path) -> None:
     """What a worker leaves: 3000 levels deep (past PATH_MAX), read-only folders, links to
     elsewhere; removed whole, and nothing a link points at is touched."""
-    from autograder.scratch import remove_tree
+    from autograder.sandbox.scratch import remove_tree
 
     outside = tmp_path / "outside.txt"
     outside.write_text("keep me")

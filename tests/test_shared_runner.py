@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from autograder.course import Course
-from autograder.grade import Runner
-from autograder.rubric import AssignmentSpec
+from autograder.course.course import Course
+from autograder.course.rubric import AssignmentSpec
+from autograder.grading.runners import Runner
 
 LEAVER = """
 import os, subprocess, sys, time

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from autograder.authoring.solutions import has_solution_regions, strip_solutions
 from autograder.errors import ConfigError
-from autograder.solutions import has_solution_regions, strip_solutions
 
 FUNCTION = '''\
 def f(x):

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from autograder.course import Course
-from autograder.grade import grade_submission
-from autograder.rubric import AssignmentSpec
-from autograder.submission import Ungradable, load_submission, notebook_to_module
+from autograder.course.course import Course
+from autograder.course.rubric import AssignmentSpec
+from autograder.grading.runners import grade_submission
+from autograder.grading.submission import Ungradable, load_submission, notebook_to_module
 
 MODULE = "positional_encoding.py"
 SOURCE = "def f():\n    return 1\n"

@@ -10,10 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from autograder.course import Course
-from autograder.feedback import SubmissionImportError
-from autograder.grade import grade_submission
-from autograder.rubric import AssignmentSpec
+from autograder.course.course import Course
+from autograder.course.rubric import AssignmentSpec
+from autograder.grading.feedback import SubmissionImportError
+from autograder.grading.runners import grade_submission
 from autograder.sandbox.client import (
     BoundaryRefused,
     StudentCrash,
@@ -116,7 +116,7 @@ def test_refused_value_is_a_failure_not_a_crash(session: StudentSession) -> None
 def test_a_test_child_cannot_take_gigabytes() -> None:
     """The runner's child that runs a submission's tests gets an address-space limit: a reply
     or message that would take gigabytes ends that child, not the grader."""
-    from autograder.runner import limit_address_space
+    from autograder.grading.serve import limit_address_space
 
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child reports through its exit code

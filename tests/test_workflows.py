@@ -13,8 +13,8 @@ import pytest
 import yaml
 
 from autograder.cli import _parser
-from autograder.course import Course
-from autograder.rubric import AssignmentSpec
+from autograder.course.course import Course
+from autograder.course.rubric import AssignmentSpec
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -27,7 +27,7 @@ from autograder.checks import memo
 from autograder.checks.bounded import run_bounded
 from autograder.checks.evaluate import NotEvaluable, evaluate
 from autograder.checks.failure import CheckFailure, format_value, note
-from autograder.rubric import SymbolicPolicy
+from autograder.course.rubric import SymbolicPolicy
 
 SCREEN_TOLERANCE = 1e-9
 MAX_PARTS = 20_000

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from autograder.report.gradescope import render_gradescope
+from autograder.gradescope.results import render_gradescope
+from autograder.grading.results import SubmissionResult
 from autograder.report.junit import render_junit
 from autograder.report.kit_json import render_json
-from autograder.results import SubmissionResult
 
 Renderer = Callable[[SubmissionResult], str]
 FORMATS: dict[str, tuple[str, Renderer]] = {

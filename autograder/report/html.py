@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from autograder.errors import AutograderError
-from autograder.gradebook import Entry
+from autograder.grading.gradebook import Entry
 
 SECTIONS = ("summary", "histogram", "pass-rates", "parts", "failures", "ungradable", "slowest")
 

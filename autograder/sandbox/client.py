@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 
 from autograder.checks.failure import short_repr
-from autograder.diagnose import Call
-from autograder.feedback import SubmissionImportError
+from autograder.grading.diagnose import Call
+from autograder.grading.feedback import SubmissionImportError
 from autograder.sandbox import channel, codec
 from autograder.sandbox.isolation import Isolation
 from autograder.sandbox.limits import Limits

@@ -26,7 +26,8 @@ from typing import Any
 PRELOADED = ("numpy", "numpy.linalg", "numpy.fft", "numpy.random", "sympy", "math", "cmath",
              "itertools", "functools", "fractions", "decimal", "statistics", "random", "typing",
              "dataclasses", "collections", "collections.abc", "re", "json", "copy",
-             "autograder.sandbox.channel", "autograder.sandbox.codec", "autograder.feedback",
+             "autograder.sandbox.channel", "autograder.sandbox.codec",
+             "autograder.grading.feedback",
              "autograder.sandbox.limits", "autograder.sandbox.confine")  # fmt: skip
 """Imported before the student's module, so it finds them even after the user is dropped."""
 
@@ -114,7 +115,7 @@ def serve(request_fd: int, response_fd: int, config: dict[str, Any]) -> int:
 
 
 def _import(submission: Path, module_name: str) -> tuple[ModuleType | None, str | None]:
-    from autograder.feedback import describe_import_failure
+    from autograder.grading.feedback import describe_import_failure
 
     sys.path.insert(0, str(submission.parent))
     _source_only_imports(submission.parent)

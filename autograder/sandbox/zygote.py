@@ -41,7 +41,7 @@ from typing import Any
 from autograder.sandbox.isolation import SANDBOX_WORKDIR, Isolation, hand_to_worker
 from autograder.sandbox.limits import scrubbed_environment
 from autograder.sandbox.reaper import become_subreaper, end_children, wait_for_exit
-from autograder.scratch import private_folder, remove_tree
+from autograder.sandbox.scratch import private_folder, remove_tree
 
 ENGINE_ROOT = str(Path(__file__).resolve().parents[2])
 """The folder holding this `autograder` package: the zygote imports the very same engine."""

@@ -14,8 +14,8 @@ import zipfile
 from pathlib import Path
 
 import autograder
-from autograder.course import Course
-from autograder.rubric import AssignmentSpec
+from autograder.course.course import Course
+from autograder.course.rubric import AssignmentSpec
 
 IGNORED = {"__pycache__", ".pytest_cache", "sample_class", ".ipynb_checkpoints"}
 
@@ -43,7 +43,7 @@ ROOT="${AUTOGRADER_ROOT:-/autograder}"
 PYTHON="${AUTOGRADER_PYTHON:-$ROOT/venv/bin/python}"
 mkdir -p "$ROOT/results"
 chmod -R go-rwx "$ROOT/source/course" 2>/dev/null
-"$PYTHON" -m autograder.gradescope_run "$ROOT" --assignment "{assignment}"
+"$PYTHON" -m autograder.gradescope.run "$ROOT" --assignment "{assignment}"
 if [ ! -s "$ROOT/results/results.json" ]; then
   printf '%s' '{"score": 0, "output": "The autograder could not start; this is not your fault: ' \
     'tell your instructor.", "output_format": "text", "visibility": "visible", "tests": []}' \

@@ -4,10 +4,10 @@ format, with nbgrader's cell metadata.
 Two directives keep it free of copies:
 - `# autograder: reference NAME, NAME`, in a solution cell, becomes those definitions from the
   reference solution, with their BEGIN/END SOLUTION markers (nbgrader reads the same markers);
-- `# autograder: tests PART`, in a test cell, becomes the call that runs the kit's tests of that
-  part on the notebook's functions (`autograder.inline.part_points`); the hidden tests sit between
-  nbgrader's BEGIN/END HIDDEN TESTS markers. The cell's points come from grading.toml, as do a
-  manual cell's (`grade_id` naming a `[manual]` part).
+- `# autograder: tests PART`, in a test cell, becomes the call that runs the kit's tests of
+  that part on the notebook's functions (`autograder.authoring.inline.part_points`); the hidden
+  tests sit between nbgrader's BEGIN/END HIDDEN TESTS markers. The cell's points come from
+  grading.toml, as do a manual cell's (`grade_id` naming a `[manual]` part).
 
 `instructor_notebook` is nbgrader's source version (solutions and hidden tests in);
 `student_notebook` is the kit's release (solutions stubbed as in the module, hidden tests and
@@ -22,17 +22,17 @@ import re
 from pathlib import Path
 from typing import Any
 
-from autograder.course import Course
+from autograder.authoring.solutions import strip_solutions
+from autograder.course.course import Course
+from autograder.course.rubric import AssignmentSpec
 from autograder.errors import ConfigError
-from autograder.rubric import AssignmentSpec
-from autograder.solutions import strip_solutions
 
 SOURCE_NAME = "notebook.py"
 DIRECTIVE = re.compile(r"^# autograder: (reference|tests) (.+)$", re.MULTILINE)
 HIDDEN = re.compile(r"^### BEGIN HIDDEN TESTS\n.*?^### END HIDDEN TESTS\n?", re.S | re.M)
 ANSWER_PLACEHOLDER = "YOUR ANSWER HERE"
 TEST_CELL = """\
-from autograder.inline import part_points
+from autograder.authoring.inline import part_points
 
 _tests, _course = "public", None  # nbgrader's autograde runs the hidden tests too
 ### BEGIN HIDDEN TESTS
@@ -194,7 +194,7 @@ def write_nbgrader_course(course: Course, spec: AssignmentSpec, target: Path) ->
     """An nbgrader course folder: nbgrader_config.py and source/NAME/ with the notebook, the
     public tests and their pytest.ini (nbgrader releases every file of the source folder, so
     students can run the public checks next to the notebook)."""
-    from autograder.release import render_release
+    from autograder.authoring.release import render_release
 
     target = target.resolve()
     folder = target / "source" / spec.name

@@ -19,11 +19,11 @@ from typing import Any, Literal
 
 import pytest
 
-from autograder.course import TEMPLATE_INI, Course
+from autograder.course.course import TEMPLATE_INI, Course
 from autograder.errors import ConfigError
-from autograder.pytest_plugin import GradingContext, recorder
-from autograder.results import TestOutcome
-from autograder.scoring import earned
+from autograder.grading.pytest_plugin import GradingContext, recorder
+from autograder.grading.results import TestOutcome
+from autograder.grading.scoring import earned
 
 TOLERANCE = {"rtol": 1e-5, "atol": 1e-6}
 """The public tests' tolerance on a student's machine (the rubric's is the grader's)."""
@@ -75,7 +75,7 @@ def run_whole(course: Course, assignment: str | None, namespace: Mapping[str, An
 
 def run_part(course: Course, assignment: str, part: str | None, student: Any) -> list[TestOutcome]:
     """Every test of `part` (of all parts: None), public and hidden, run here on `student`."""
-    from autograder.runner import assignment_test_folders, grading_context
+    from autograder.grading.serve import assignment_test_folders, grading_context
 
     spec = course.rubric.assignment(assignment)
     context = grading_context(course, spec, student=student)
@@ -84,7 +84,7 @@ def run_part(course: Course, assignment: str, part: str | None, student: Any) ->
 
 def run_public_part(part: str, student: Any) -> list[TestOutcome]:
     """The public tests of `part` from the released folder around the working folder."""
-    from autograder.check import released_folder
+    from autograder.student.local_check import released_folder
 
     here = Path.cwd().resolve()
     for folder in (here, *here.parents):
@@ -106,7 +106,7 @@ def _run(
         ini = Path(scratch) / "pytest.ini"
         ini.write_text("[pytest]\n", encoding="utf-8")
         arguments = [*map(str, tests), "-c", str(ini), "--rootdir", str(rootdir),
-                     "-p", "autograder.pytest_plugin", "--import-mode=importlib",
+                     "-p", "autograder.grading.pytest_plugin", "--import-mode=importlib",
                      "-p", "no:cacheprovider", "-p", "no:terminal"]  # fmt: skip
         pytest.main(arguments, plugins=[context, selector])
     if selector.config is None:

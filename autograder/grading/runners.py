@@ -17,14 +17,14 @@ from pathlib import Path
 from typing import IO, Any, NoReturn
 
 import autograder
-from autograder.course import Course
+from autograder.course.course import Course
+from autograder.course.rubric import AssignmentSpec
 from autograder.errors import ConfigError
-from autograder.results import SubmissionResult, TestOutcome
-from autograder.rubric import AssignmentSpec
+from autograder.grading.results import SubmissionResult, TestOutcome
+from autograder.grading.scoring import score_tests
+from autograder.grading.submission import Ungradable, load_submission
 from autograder.safe_text import storable, storable_data
-from autograder.scoring import score_tests
-from autograder.scratch import private_folder, remove_tree
-from autograder.submission import Ungradable, load_submission
+from autograder.sandbox.scratch import private_folder, remove_tree
 
 RUNNER_ALLOWANCE_S = 90.0
 """Beyond the submission's own time budget: the grader's own checks, and a runner's start."""
@@ -33,7 +33,7 @@ MAX_RESULTS_BYTES = 64 * 2**20
 
 
 class Runner:
-    """A long-lived trusted runner (runner.py) that grades submissions one after another.
+    """A long-lived trusted runner (serve.py) that grades submissions one after another.
 
     Started on first use; if it dies or stops answering it is killed, the submission it was
     grading is a grader_error, and the next one starts a fresh runner. One thread at a time."""
@@ -161,7 +161,7 @@ class Runner:
         }
         self._errors = tempfile.TemporaryFile()  # noqa: SIM115 (kept open while the runner lives)
         self._process = subprocess.Popen(
-            [sys.executable, "-m", "autograder.runner", json.dumps(config)],
+            [sys.executable, "-m", "autograder.grading.serve", json.dumps(config)],
             cwd=self._scratch,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,

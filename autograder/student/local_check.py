@@ -16,9 +16,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder.course import SUBMISSION_INI, TEMPLATE_INI, Course, find_course_root
+from autograder.course.course import SUBMISSION_INI, TEMPLATE_INI, Course, find_course_root
 from autograder.errors import ConfigError
-from autograder.results import TestOutcome
+from autograder.grading.results import TestOutcome
 
 DEFAULT_TIMEOUT_S = 300.0
 
@@ -115,7 +115,7 @@ def run_check(target: CheckTarget, *, timeout_s: float = DEFAULT_TIMEOUT_S) -> C
         command = [
             sys.executable, "-m", "pytest", str(target.tests_dir),
             "-c", str(ini), "--rootdir", str(target.tests_dir),
-            "-p", "autograder.pytest_plugin", "-p", "no:cacheprovider",
+            "-p", "autograder.grading.pytest_plugin", "-p", "no:cacheprovider",
             "--import-mode=importlib", "-q", "--no-header", "-o", "console_output_style=classic",
             f"--submission={target.submission}", f"--autograder-results={results}",
         ]  # fmt: skip

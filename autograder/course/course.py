@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from autograder.course.rubric import AssignmentSpec, Rubric, load_rubric
 from autograder.errors import ConfigError
-from autograder.rubric import AssignmentSpec, Rubric, load_rubric
 
 RUBRIC_FILE = "grading.toml"
 TEMPLATE_INI = "pytest.ini"

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from autograder.gradebook import Entry
+from autograder.grading.gradebook import Entry
 
 LINE_PER_SUBMISSION_UP_TO = 100
 PERIOD_S = 10.0

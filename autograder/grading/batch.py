@@ -18,19 +18,19 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from autograder import __version__
-from autograder.course import Course
+from autograder.course.course import Course
+from autograder.course.rubric import AssignmentSpec, LatePolicy
 from autograder.errors import ConfigError
-from autograder.grade import RunnerPool
-from autograder.gradebook import Entry, Gradebook
+from autograder.grading.gradebook import Entry, Gradebook
+from autograder.grading.results import SubmissionResult
+from autograder.grading.runners import RunnerPool
+from autograder.grading.submission import MAX_TOTAL_BYTES, walk_files
 from autograder.report import FORMATS
-from autograder.results import SubmissionResult
-from autograder.rubric import AssignmentSpec, LatePolicy
 from autograder.safe_text import file_stem, storable
-from autograder.submission import MAX_TOTAL_BYTES, walk_files
 
 SUBMISSION_SUFFIXES = (".py", ".ipynb", ".zip")
 REHEARSAL_PAYS_FROM = 20
-"""Submissions per runner from which its rehearsal (runner.py) saves more CPU than it costs:
+"""Submissions per runner from which its rehearsal (serve.py) saves more CPU than it costs:
 it costs about as much as 20 submissions save (bench/README.md)."""
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
-from autograder.results import Status
+from autograder.grading.results import Status
 
 
 class SubmissionImportError(Exception):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from autograder.results import SubmissionResult
+from autograder.grading.results import SubmissionResult
 
 
 def gradescope_results(result: SubmissionResult) -> dict[str, Any]:

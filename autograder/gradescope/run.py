@@ -1,4 +1,4 @@
-"""Grade one Gradescope submission: `python -m autograder.gradescope_run ROOT` (run_autograder).
+"""Grade one Gradescope submission: `python -m autograder.gradescope.run ROOT` (run_autograder).
 
 ROOT is laid out as Gradescope's /autograder: `source/course` (from the zip), `submission/`,
 `submission_metadata.json`, `results/`. The submission time in the metadata feeds the rubric's
@@ -18,15 +18,15 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from autograder.batch import late_penalty
-from autograder.course import Course
-from autograder.grade import Runner
-from autograder.report.gradescope import gradescope_results
-from autograder.results import SubmissionResult
+from autograder.course.course import Course
+from autograder.gradescope.results import gradescope_results
+from autograder.grading.batch import late_penalty
+from autograder.grading.results import SubmissionResult
+from autograder.grading.runners import Runner
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m autograder.gradescope_run")
+    parser = argparse.ArgumentParser(prog="python -m autograder.gradescope.run")
     parser.add_argument("root", type=Path)
     parser.add_argument("--assignment")
     args = parser.parse_args(argv)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from autograder.course.rubric import AssignmentSpec, Rubric
 from autograder.errors import ConfigError
-from autograder.results import TestOutcome, TestResult
-from autograder.rubric import AssignmentSpec, Rubric
+from autograder.grading.results import TestOutcome, TestResult
 
 HIDDEN_TESTS_DIR = "hidden_tests"
 

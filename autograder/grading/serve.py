@@ -1,9 +1,10 @@
 """The trusted runner: an assignment's public and hidden tests, one submission after another.
 
-Started by grade.py as `python -m autograder.runner CONFIG_JSON`, so that the grader's own process
-never holds test modules, the reference or student data. At start it imports pytest, numpy,
-sympy, the reference and the catalogue, collects the tests once and starts the sandbox's zygote.
-Then it serves requests, one JSON line each on stdin (a submission folder and a results file):
+Started by runners.py as `python -m autograder.grading.serve CONFIG_JSON`, so that the grader's
+own process never holds test modules, the reference or student data. At start it imports pytest,
+numpy, sympy, the reference and the catalogue, collects the tests once and starts the sandbox's
+zygote. Then it serves requests, one JSON line each on stdin (a submission folder and a results
+file):
 
 1. the submission is copied into the inbox, from which the zygote makes the submission's
    fresh slot (seen as /tmp/submission inside the sandbox) at its first worker;
@@ -36,19 +37,19 @@ from typing import IO, Any, Literal
 
 import pytest
 
+from autograder.authoring.solutions import solution_source
 from autograder.checks import memo
 from autograder.checks.symbolic import configure as configure_symbolic
-from autograder.course import Course
-from autograder.diagnose import Misconception
-from autograder.proxy import StudentProxy
-from autograder.pytest_plugin import GradingContext, recorder
-from autograder.rubric import AssignmentSpec
+from autograder.course.course import Course
+from autograder.course.rubric import AssignmentSpec
+from autograder.grading.diagnose import Misconception
+from autograder.grading.proxy import StudentProxy
+from autograder.grading.pytest_plugin import GradingContext, recorder
 from autograder.sandbox.client import StudentSession
 from autograder.sandbox.isolation import Isolation, choose
 from autograder.sandbox.reaper import die_with_parent, wait_for_exit
+from autograder.sandbox.scratch import empty_tree, private_folder, remove_tree
 from autograder.sandbox.zygote import Zygote, ZygoteFailed
-from autograder.scratch import empty_tree, private_folder, remove_tree
-from autograder.solutions import solution_source
 
 TEST_FOLDERS = ("public_tests", "hidden_tests")
 UNUSED_PLUGINS = ("cacheprovider", "terminal", "faulthandler", "pastebin", "junitxml", "doctest",
@@ -104,7 +105,7 @@ def main(argv: list[str]) -> int:
         ini.write_text("[pytest]\n", encoding="utf-8")
         unused = [part for name in UNUSED_PLUGINS for part in ("-p", f"no:{name}")]
         arguments = [*tests, "-c", str(ini), "--rootdir", str(folder),
-                     "-p", "autograder.pytest_plugin", "--import-mode=importlib",
+                     "-p", "autograder.grading.pytest_plugin", "--import-mode=importlib",
                      "--capture=sys", *unused]  # fmt: skip
         try:
             code = pytest.main(arguments, plugins=[context, loop])

@@ -17,13 +17,13 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder.course import Course
-from autograder.diagnose import Misconception
-from autograder.grade import RunnerPool
-from autograder.results import SubmissionResult
-from autograder.rubric import AssignmentSpec
-from autograder.runner import load_catalogue
-from autograder.solutions import solution_source
+from autograder.authoring.solutions import solution_source
+from autograder.course.course import Course
+from autograder.course.rubric import AssignmentSpec
+from autograder.grading.diagnose import Misconception
+from autograder.grading.results import SubmissionResult
+from autograder.grading.runners import RunnerPool
+from autograder.grading.serve import load_catalogue
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The kit's pytest plugin: the `student` fixture, the `part`/`points` markers, outcome records.
 
-Loaded with `-p autograder.pytest_plugin` (the student template's pytest.ini and `autograder
+Loaded with `-p autograder.grading.pytest_plugin` (the student template's pytest.ini and `autograder
 check` both do). Each test's outcome is classified by `feedback.explain` from the exception
 pytest caught, never by parsing printed output, and `--autograder-results FILE` writes them all
 as JSON when the session ends.
@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 
 from autograder.checks.failure import take_notes
-from autograder.course import SUBMISSION_INI
-from autograder.diagnose import Call, Misconception, describe, diagnose
-from autograder.feedback import SubmissionImportError, describe_import_failure, explain
-from autograder.results import TestOutcome
+from autograder.course.course import SUBMISSION_INI
+from autograder.grading.diagnose import Call, Misconception, describe, diagnose
+from autograder.grading.feedback import SubmissionImportError, describe_import_failure, explain
+from autograder.grading.results import TestOutcome
 
 
 class OutcomeRecorder:
