@@ -23,10 +23,15 @@ sandbox:
 unprivileged-python: $(STAMP)
 	.ci/unprivileged-python $(BIN)/python
 
-# The main job: release the student version, then grade the bundled sample class.
+# The main job: release every assignment's student version, then grade each assignment's bundled
+# sample class into one gradebook.
 demo: $(STAMP) sandbox
 	$(BIN)/autograder release
-	$(BIN)/autograder grade assignments/positional_encoding/sample_class --out graded
+	@for sample in assignments/*/sample_class; do \
+	  name=$$(basename "$$(dirname "$$sample")"); \
+	  echo "$(BIN)/autograder grade $$sample --assignment $$name --out graded"; \
+	  $(BIN)/autograder grade "$$sample" --assignment "$$name" --out graded || exit 1; \
+	done
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

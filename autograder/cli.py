@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING
 from autograder import __version__
 from autograder.authoring.notebook import write_nbgrader_course
 from autograder.authoring.release import check_release, write_release
+from autograder.course.assignment import Assignment
 from autograder.course.course import Course
 from autograder.course.rubric import AssignmentSpec
-from autograder.errors import AutograderError, ConfigError
+from autograder.errors import AutograderError, ConfigError, TemplateDriftError
 from autograder.gradescope.export import build_zip
 from autograder.grading.batch import Item, discover, grade_class, shard
 from autograder.grading.gradebook import Entry, Gradebook, merge
@@ -27,12 +28,12 @@ from autograder.grading.progress import Progress
 from autograder.grading.results import SubmissionResult
 from autograder.grading.runners import Runner
 from autograder.report import FORMATS
-from autograder.safe_text import printable
+from autograder.safe_text import file_stem, printable
 from autograder.sandbox.isolation import choose
 from autograder.student.local_check import DEFAULT_TIMEOUT_S, CheckReport, locate, run_check
 
 if TYPE_CHECKING:  # validate imports the grading machinery: only its command needs it
-    from autograder.authoring.validate import Verdict as ValidationVerdict
+    from autograder.authoring.validate import CaseVerdict
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 STATUS_LABELS = {
@@ -86,32 +87,38 @@ def _parser() -> argparse.ArgumentParser:
 
     release = verbs.add_parser(
         "release",
-        help="write student_template/ from reference/ and assignments/ (instructors)",
-        description="Generate the student version of an assignment: stubs, public tests, README.",
+        help="write student_template/NAME/ from reference/ and assignments/NAME/ (instructors)",
+        description="Generate the student version of each assignment (or the one named) in "
+        "student_template/NAME/: stubs, public tests, README, notebook, check workflow.",
     )
-    release.add_argument("--assignment", help="the assignment, when the course has several")
+    release.add_argument("--assignment", help="only this assignment (default: every one)")
     release.add_argument(
         "--check", action="store_true",
-        help="write nothing; exit 1, naming each file, if student_template/ is out of date",
+        help="write nothing; exit 1, naming each file, if a release folder is out of date",
     )  # fmt: skip
     release.add_argument("--course", type=Path, help="the course folder (default: found from here)")
     release.add_argument(
         "--nbgrader",
         type=Path,
         metavar="COURSE_DIR",
-        help="also write an nbgrader course folder (nbgrader_config.py, source/NAME/NAME.ipynb)",
+        help="also write an nbgrader course folder (nbgrader_config.py, source/NAME/NAME.ipynb) "
+        "for the assignment named with --assignment (or the course's only one)",
     )
     release.set_defaults(run=_release)
 
     export = verbs.add_parser(
         "export",
         help="package the grader for another platform",
-        description="Package the assignment's grader for a platform: `gradescope` writes the zip "
-        "for a Gradescope programming assignment (setup.sh, run_autograder, the kit, the course).",
+        description="Package each assignment's grader (or the one named) for a platform: "
+        "`gradescope` writes NAME.zip for a Gradescope programming assignment (setup.sh, "
+        "run_autograder, the kit, the course).",
     )
     export.add_argument("platform", choices=["gradescope"])
-    export.add_argument("--out", type=Path, default=Path("autograder.zip"))
-    export.add_argument("--assignment", help="the assignment, when the course has several")
+    export.add_argument(
+        "--out", type=Path, default=Path("."),
+        help="the folder for NAME.zip (default: this folder), or FILE.zip for one assignment",
+    )  # fmt: skip
+    export.add_argument("--assignment", help="only this assignment (default: every one)")
     export.add_argument("--course", type=Path, help="the course folder (default: found from here)")
     export.set_defaults(run=_export)
 
@@ -161,9 +168,7 @@ def _parser() -> argparse.ArgumentParser:
         "correct alternative styles through the real grading path, print the table, and exit 1 "
         "on any mismatch.",
     )
-    check_assessment.add_argument(
-        "--assignment", help="the assignment, when the course has several"
-    )
+    check_assessment.add_argument("--assignment", help="only this assignment (default: every one)")
     check_assessment.add_argument(
         "--course", type=Path, help="the course folder (default: found from here)"
     )
@@ -195,7 +200,12 @@ def _parser() -> argparse.ArgumentParser:
         "hints, ungradable and timed-out submissions, the slowest submissions.",
     )
     report.add_argument("folder", type=Path, metavar="OUT", help="a --out folder of `grade`")
-    report.add_argument("--html", type=Path, required=True, help="the report file to write")
+    report.add_argument(
+        "--html", type=Path, required=True,
+        help="the report file to write; a folder for NAME.html each when OUT holds several "
+        "assignments",
+    )  # fmt: skip
+    report.add_argument("--assignment", help="only this assignment (default: every one in OUT)")
     report.set_defaults(run=_report)
     return parser
 
@@ -209,25 +219,45 @@ def _report(args: argparse.Namespace) -> int:
             f"{args.folder} holds no {FILE_NAME}: grade with --out {args.folder} first"
         )
     with Gradebook(args.folder) as book:
-        entries = book.entries()
-        title = f"{book.meta().get('assignment', 'assignment')}: class report"
-    args.html.write_text(render_class_report(entries, title=title), encoding="utf-8")
-    print(f"wrote {args.html} ({len(entries)} submissions)")
+        names = list(book.assignments())
+        if args.assignment is not None:
+            if args.assignment not in names:
+                raise ConfigError(f"{args.folder} holds no grades for {args.assignment!r}")
+            names = [args.assignment]
+        books = {name: book.entries(name) for name in names}
+    if not books:
+        raise ConfigError(f"{args.folder} holds no grades yet")
+    several = len(books) > 1
+    if several:
+        args.html.mkdir(parents=True, exist_ok=True)
+    for name, entries in books.items():
+        target = args.html / f"{file_stem(name)}.html" if several else args.html
+        target.write_text(
+            render_class_report(entries, title=f"{name}: class report"), encoding="utf-8"
+        )
+        print(printable(f"wrote {target} ({len(entries)} submissions of {name})"))
     return EXIT_OK
 
 
 def _validate(args: argparse.Namespace) -> int:
-    course, spec = _assignment(args)
     from autograder.authoring.validate import validate
 
-    verdicts = validate(course, spec, only=args.only, jobs=args.jobs)
-    if not verdicts:
-        raise ConfigError(f"--only {' '.join(args.only)} matches no case")
-    print(render_validation(verdicts))
-    return EXIT_OK if all(v.ok for v in verdicts) else EXIT_FAILED
+    chosen = _course(args).selected(args.assignment)
+    ok = True
+    for assignment in chosen:
+        verdicts = validate(assignment, only=args.only, jobs=args.jobs)
+        if not verdicts:
+            if len(chosen) == 1:
+                raise ConfigError(f"--only {' '.join(args.only)} matches no case")
+            continue
+        if len(chosen) > 1:
+            print(f"== {assignment.name}")
+        print(render_validation(verdicts))
+        ok = ok and all(v.ok for v in verdicts)
+    return EXIT_OK if ok else EXIT_FAILED
 
 
-def render_validation(verdicts: list[ValidationVerdict]) -> str:
+def render_validation(verdicts: list[CaseVerdict]) -> str:
     """The validation table: case, what it must score, its score, the hint it got, the verdict."""
     width = max(len(v.name) for v in verdicts) + 2
     wide = max(len(v.expected) for v in verdicts) + 2
@@ -249,35 +279,57 @@ def _course(args: argparse.Namespace) -> Course:
     return Course.load(args.course) if args.course else Course.find(Path.cwd())
 
 
-def _assignment(args: argparse.Namespace) -> tuple[Course, AssignmentSpec]:
-    """The course and the assignment a verb works on (--course, --assignment)."""
-    course = _course(args)
-    return course, course.rubric.assignment(args.assignment)
+def _assignment(args: argparse.Namespace) -> Assignment:
+    """The assignment a verb works on (--course, --assignment; no name: the only one)."""
+    return _course(args).assignment(args.assignment)
 
 
 def _release(args: argparse.Namespace) -> int:
-    course, spec = _assignment(args)
+    chosen = _course(args).selected(args.assignment)
     if args.check:
-        check_release(course, spec)
-        print(f"{course.template_dir.name}/ is up to date with {spec.name}")
+        drifted = []
+        for assignment in chosen:
+            try:
+                check_release(assignment)
+            except TemplateDriftError as error:
+                drifted.append(str(error))
+                continue
+            print(f"{assignment.relative(assignment.release_dir)}/ is up to date")
+        if drifted:
+            raise AutograderError("\n".join(drifted))
         return EXIT_OK
-    written = write_release(course, spec)
-    print(f"released {spec.name}: {len(written)} files in {course.template_dir}")
-    if args.nbgrader:
-        nbgrader_files = write_nbgrader_course(course, spec, args.nbgrader)
-        print(f"wrote the nbgrader course {args.nbgrader}: {len(nbgrader_files)} files")
+    if args.nbgrader and len(chosen) > 1:
+        raise ConfigError("--nbgrader writes one assignment's nbgrader course: add --assignment")
+    for assignment in chosen:
+        written = write_release(assignment)
+        print(
+            f"released {assignment.name}: {len(written)} files in "
+            f"{assignment.relative(assignment.release_dir)}/"
+        )
+        if args.nbgrader:
+            nbgrader_files = write_nbgrader_course(assignment, args.nbgrader)
+            print(f"wrote the nbgrader course {args.nbgrader}: {len(nbgrader_files)} files")
     return EXIT_OK
 
 
 def _export(args: argparse.Namespace) -> int:
-    course, spec = _assignment(args)
-    names = build_zip(course, spec, args.out)
-    print(f"wrote {args.out}: {len(names)} files (setup.sh, run_autograder, engine/, course/)")
+    chosen = _course(args).selected(args.assignment)
+    single_file = args.out.suffix == ".zip"
+    if single_file and len(chosen) > 1:
+        raise ConfigError(
+            f"--out {args.out} names one zip, and the course has several assignments: "
+            "name a folder, or one assignment with --assignment"
+        )
+    for assignment in chosen:
+        target = args.out if single_file else args.out / f"{file_stem(assignment.name)}.zip"
+        names = build_zip(assignment, target)
+        print(f"wrote {target}: {len(names)} files (setup.sh, run_autograder, engine/, course/)")
     return EXIT_OK
 
 
 def _grade(args: argparse.Namespace) -> int:
-    course, spec = _assignment(args)
+    assignment = _assignment(args)
+    spec = assignment.spec
     formats = [name.strip() for name in args.format.split(",") if name.strip()]
     unknown = [name for name in formats if name not in FORMATS]
     if unknown:
@@ -288,9 +340,9 @@ def _grade(args: argparse.Namespace) -> int:
         if not (index.isdigit() and count.isdigit()):
             raise ConfigError(f"--shard {args.shard!r}: write i/n, e.g. --shard 2/4")
         items = shard(items, int(index), int(count))
-    _warn_about_isolation(course, spec)
+    _warn_about_isolation(assignment)
     if args.out is None:
-        return _grade_without_gradebook(course, spec, items, verbose=args.verbose)
+        return _grade_without_gradebook(assignment, items, verbose=args.verbose)
     total = len(items)
 
     def describe(entry: Entry) -> str:
@@ -299,14 +351,14 @@ def _grade(args: argparse.Namespace) -> int:
 
     progress = Progress(total, describe=describe, verbose=args.verbose)
     summary = grade_class(
-        course, spec, items, out=args.out, jobs=args.jobs, regrade=args.regrade,
+        assignment, items, out=args.out, jobs=args.jobs, regrade=args.regrade,
         formats=formats, on_result=progress.update,
     )  # fmt: skip
     progress.close()
     if summary.skipped:
         print(f"{len(summary.skipped)} submission(s) already graded with this rubric: skipped")
     with Gradebook(args.out) as book:
-        entries = [e for e in book.entries() if e.student in {i.student for i in items}]
+        entries = [e for e in book.entries(spec.name) if e.student in {i.student for i in items}]
     if len(entries) > 1:
         print(render_class(spec, [e.result for e in entries]))
     for problem in summary.problems:
@@ -320,11 +372,10 @@ def _grade(args: argparse.Namespace) -> int:
     return EXIT_OK  # every submission is recorded, grader errors included
 
 
-def _grade_without_gradebook(
-    course: Course, spec: AssignmentSpec, items: list[Item], *, verbose: bool
-) -> int:
+def _grade_without_gradebook(assignment: Assignment, items: list[Item], *, verbose: bool) -> int:
     results = []
-    with Runner(course, spec) as runner:
+    spec = assignment.spec
+    with Runner(assignment) as runner:
         for item in items:
             result = runner.grade(item.path)
             results.append(result)
@@ -347,17 +398,23 @@ def _gradebook(args: argparse.Namespace) -> int:
         raise ConfigError("usage: autograder gradebook OUT --csv FILE (or: gradebook merge ...)")
     course = _course(args)
     with Gradebook(folders[0]) as book:
-        spec = course.rubric.assignment(book.meta().get("assignment"))
-        rows = book.export_csv(args.csv, parts=[part.name for part in spec.parts])
-    print(f"wrote {rows} students to {args.csv}")
+        names = list(book.assignments())
+        if not names:
+            raise ConfigError(f"{folders[0]} holds no grades yet")
+        parts = {
+            name: [part.name for part in course.rubric.assignment(name).parts] for name in names
+        }
+        rows = book.export_csv(args.csv, parts=parts)
+    print(f"wrote {rows} students ({', '.join(names)}) to {args.csv}")
     return EXIT_OK
 
 
-def _warn_about_isolation(course: Course, spec: AssignmentSpec) -> None:
+def _warn_about_isolation(assignment: Assignment) -> None:
     """Before grading: refuse where the worker cannot be confined (unless the rubric accepts
     it), and say once which isolation layers this machine cannot provide."""
+    spec = assignment.spec
     layers = choose(
-        hidden=[course.root], bubblewrap=spec.bubblewrap, isolation=spec.isolation
+        hidden=[assignment.course.root], bubblewrap=spec.bubblewrap, isolation=spec.isolation
     ).layers
     missing = []
     if "bwrap" not in layers and "landlock" not in layers:

@@ -45,6 +45,8 @@ from autograder.sandbox.reaper import become_subreaper, end_children, process_ta
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
+ASSIGNMENT = "positional_encoding"
+"""The assignment whose sample class this bench grades, scaled up to a class of --n."""
 SAMPLES = ROOT / "assignments" / "positional_encoding" / "sample_class"
 LOOPING = "hostile_infinite_loop"
 """The kind that runs into the call time limit: only in the looping class."""
@@ -92,7 +94,7 @@ def bare_limit(course: Course, folder: Path) -> tuple[float, dict[str, float]]:
     paths = sorted(p for p in folder.glob("*.py") if not is_hostile(p.stem))
     for path in paths:
         namespace = runpy.run_path(str(path))
-        scores[path.stem] = run_whole(course, None, namespace)
+        scores[path.stem] = run_whole(course.assignment(ASSIGNMENT), namespace)
     return (time.perf_counter() - started) / len(paths), scores
 
 
@@ -144,7 +146,8 @@ def timed_grade(folder: Path, jobs: int) -> tuple[float, float, dict[str, float]
     n = len(list(folder.glob("*.py")))
     with tempfile.TemporaryDirectory() as out:
         command = [str(BIN / "autograder"), "grade", str(folder), "--out", out,
-                   "--jobs", str(jobs), "--course", str(ROOT), "--format", "json"]  # fmt: skip
+                   "--jobs", str(jobs), "--course", str(ROOT), "--format", "json",
+                   "--assignment", ASSIGNMENT]  # fmt: skip
         started = time.perf_counter()
         process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         with PeakMemory(process.pid) as memory:
@@ -175,8 +178,8 @@ def bench_notebook(course: Course, student_source: str | None) -> str:
     cell per rubric part whose output is the part's points (nbgrader's partial credit)."""
     import nbformat
 
-    spec = course.rubric.assignment()
-    reference = course.reference_path(spec)
+    spec = course.rubric.assignment(ASSIGNMENT)
+    reference = course.assignment(ASSIGNMENT).reference
     solution = solution_source(reference.read_text(), origin=str(reference))
     solution = "\n".join(line for line in solution.splitlines() if "SOLUTION" not in line)
     code = student_source or solution

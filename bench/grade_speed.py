@@ -21,23 +21,24 @@ from autograder.course.course import Course
 from autograder.grading.runners import Runner, grade_submission
 
 ROOT = Path(__file__).resolve().parents[1]
+ASSIGNMENT = "positional_encoding"
+"""The assignment whose reference this bench grades."""
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
     runs = parser.parse_args().runs
-    course = Course.load(ROOT)
-    spec = course.rubric.assignment()
-    reference = course.reference_path(spec)
-    result = grade_submission(course, spec, reference)
+    assignment = Course.load(ROOT).assignment(ASSIGNMENT)
+    reference = assignment.reference
+    result = grade_submission(assignment, reference)
 
     def floor() -> None:
         for imports in ("numpy, sympy, pytest", "numpy, sympy"):
             subprocess.run([sys.executable, "-c", f"import {imports}"], check=True)
 
     floor_s = median_seconds(floor, runs)
-    grade_s = median_seconds(lambda: grade_submission(course, spec, reference), runs)
+    grade_s = median_seconds(lambda: grade_submission(assignment, reference), runs)
     print(f"tests per submission:                  {len(result.tests)}")
     print(f"isolation layers:                      {', '.join(result.isolation)}")
     print(f"floor (two interpreter start-ups):     {floor_s * 1000:7.0f} ms (median of {runs})")
@@ -45,7 +46,7 @@ def main() -> None:
     print(f"ratio grade / floor:                   {grade_s / floor_s:7.2f}")
     per_test_ms = (grade_s - floor_s) / len(result.tests) * 1000
     print(f"per test beyond the floor:             {per_test_ms:7.1f} ms")
-    with Runner(course, spec) as runner:
+    with Runner(assignment) as runner:
         runner.grade(reference)
         warm_s = median_seconds(lambda: runner.grade(reference), runs)
     print(f"the next one, in a started runner:     {warm_s * 1000:7.0f} ms (median of {runs})")

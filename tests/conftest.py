@@ -1,65 +1,98 @@
-"""Shared fixtures: the repository's course, its reference module, and throwaway copies of both."""
+"""Shared fixtures: the engine's test course (tests/fixtures/course), its first assignment, its
+reference module, throwaway copies, and classes of submissions built from its sample class.
+
+The engine's tests run on this fixture course alone; the tests of the course's real
+assignments live in tests/assignments/ (their conftest gives the repository's course)."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from autograder.course.assignment import Assignment
 from autograder.course.course import Course
 from autograder.course.rubric import AssignmentSpec
 
 ROOT = Path(__file__).resolve().parents[1]
+FIXTURE_COURSE = ROOT / "tests" / "fixtures" / "course"
 COURSE_FILES = ("grading.toml", "reference", "assignments", "student_template")
+collect_ignore = ["fixtures"]
+"""The fixture course's tests are the course's, run by the grader on submissions: not the kit's."""
 
 
 @pytest.fixture(scope="session")
 def course() -> Course:
-    return Course.load(ROOT)
+    return Course.load(FIXTURE_COURSE)
 
 
 @pytest.fixture(scope="session")
-def spec(course: Course) -> AssignmentSpec:
-    return course.rubric.assignment("positional_encoding")
+def assignment(course: Course) -> Assignment:
+    """The fixture course's first assignment, `vectors`."""
+    return course.assignment("vectors")
 
 
 @pytest.fixture(scope="session")
-def reference(course: Course, spec: AssignmentSpec) -> ModuleType:
+def spec(assignment: Assignment) -> AssignmentSpec:
+    return assignment.spec
+
+
+@pytest.fixture(scope="session")
+def reference(assignment: Assignment) -> ModuleType:
     """The reference solution, imported from its file (it is not part of the installed package)."""
-    path = course.reference_path(spec)
-    module_spec = importlib.util.spec_from_file_location("reference_positional_encoding", path)
-    assert module_spec is not None and module_spec.loader is not None
-    module = importlib.util.module_from_spec(module_spec)
-    module_spec.loader.exec_module(module)
-    return module
+    return assignment.load_reference()
 
 
-def copy_course(target: Path) -> Course:
-    """A copy of the repository's course files in `target`."""
+def copy_course(target: Path, source: Path = FIXTURE_COURSE) -> Course:
+    """A copy of a course's files (the fixture course's by default) in `target`."""
+    target.mkdir(parents=True, exist_ok=True)
     for name in COURSE_FILES:
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, target / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(source, target / name)
+        origin = source / name
+        if origin.is_dir():
+            shutil.copytree(origin, target / name, ignore=shutil.ignore_patterns("__pycache__"))
+        elif origin.is_file():
+            shutil.copy2(origin, target / name)
     return Course.load(target)
+
+
+@pytest.fixture(scope="session")
+def course_copier() -> Callable[[Path, Path], Course]:
+    """copy_course itself, for tests of another course than the fixture (tests/assignments/)."""
+    return copy_course
 
 
 @pytest.fixture
 def course_copy(tmp_path: Path) -> Course:
-    """A private copy of the course files, for tests that write or break them."""
-    return copy_course(tmp_path)
+    """A private copy of the fixture course, for tests that write or break it."""
+    return copy_course(tmp_path / "course")
 
 
 @pytest.fixture(scope="module")
 def module_course_copy(tmp_path_factory: pytest.TempPathFactory) -> Course:
-    """A copy of the course files shared by one test module's tests (set up once per module)."""
+    """A copy of the fixture course shared by one test module's tests (set up once per module)."""
     return copy_course(tmp_path_factory.mktemp("course"))
+
+
+ClassBuilder = Callable[[Path, dict[str, str]], Path]
+
+
+@pytest.fixture(scope="session")
+def make_class(assignment: Assignment) -> ClassBuilder:
+    """Builds a class folder of `vectors` submissions: {student: sample submission's name
+    (without .py)}; several students may hand in the same sample."""
+
+    def build(folder: Path, names: dict[str, str]) -> Path:
+        folder.mkdir(parents=True, exist_ok=True)
+        for student, name in names.items():
+            shutil.copy(assignment.sample_class / f"{name}.py", folder / f"{student}.py")
+        return folder
+
+    return build
 
 
 @pytest.fixture(scope="session")

@@ -12,6 +12,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from datetime import datetime, timezone
 from html.parser import HTMLParser
 from pathlib import Path
@@ -19,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from autograder.cli import main
+from autograder.course.assignment import Assignment
 from autograder.course.course import Course
 from autograder.course.rubric import AssignmentSpec, LatePolicy
 from autograder.errors import ConfigError
@@ -29,15 +31,12 @@ from autograder.report.html import SECTIONS, render_class_report
 
 
 @pytest.fixture
-def small_class(tmp_path: Path, course: Course, spec: AssignmentSpec) -> Path:
+def small_class(tmp_path: Path, make_class: Callable[[Path, dict[str, str]], Path]) -> Path:
     """Six submissions: correct, buggy, and one that loops."""
-    folder = tmp_path / "class"
-    folder.mkdir()
-    samples = course.assignment_dir(spec) / "sample_class"
-    for name in ("correct_vectorised", "correct_loops", "bug_sin_cos_swapped", "bug_exponent_i",
-                 "bug_no_sqrt_scaling", "hostile_socket"):  # fmt: skip
-        shutil.copy(samples / f"{name}.py", folder / f"{name}.py")
-    return folder
+    return make_class(tmp_path / "class", {
+        "ada": "correct_vectorised", "ben": "correct_vectorised", "cy": "bug_normalise_by_sum",
+        "dan": "hostile_infinite_loop", "eve": "correct_vectorised", "fay": "bug_normalise_by_sum",
+    })  # fmt: skip
 
 
 def rows(out: Path) -> list[tuple[str, str, float]]:
@@ -46,7 +45,7 @@ def rows(out: Path) -> list[tuple[str, str, float]]:
 
 
 def test_a_killed_batch_resumes_without_losing_or_repeating(
-    small_class: Path, tmp_path: Path
+    small_class: Path, tmp_path: Path, course: Course
 ) -> None:
     out = tmp_path / "out"
     command = [
@@ -59,6 +58,10 @@ def test_a_killed_batch_resumes_without_losing_or_repeating(
         str(out),
         "--jobs",
         "2",
+        "--course",
+        str(course.root),
+        "--assignment",
+        "vectors",
     ]
     first = subprocess.Popen(
         command, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
@@ -79,16 +82,16 @@ def test_a_killed_batch_resumes_without_losing_or_repeating(
 
 
 def test_shards_merge_into_the_one_shot_gradebook(
-    small_class: Path, tmp_path: Path, course: Course, spec: AssignmentSpec
+    small_class: Path, tmp_path: Path, assignment: Assignment, spec: AssignmentSpec
 ) -> None:
     items = discover([small_class], module=spec.module)
     parts = [shard(items, i, 2) for i in (1, 2)]
     assert sorted(i.student for p in parts for i in p) == sorted(i.student for i in items)
     assert parts == [shard(items, i, 2) for i in (1, 2)]  # deterministic
     for number, part in enumerate(parts, start=1):
-        grade_class(course, spec, part, out=tmp_path / f"shard{number}", jobs=2)
+        grade_class(assignment, part, out=tmp_path / f"shard{number}", jobs=2)
     merge([tmp_path / "shard1", tmp_path / "shard2"], tmp_path / "merged")
-    grade_class(course, spec, items, out=tmp_path / "whole", jobs=2)
+    grade_class(assignment, items, out=tmp_path / "whole", jobs=2)
     with Gradebook(tmp_path / "merged") as merged, Gradebook(tmp_path / "whole") as whole:
 
         def summary(book: Gradebook) -> list[tuple[str, float, tuple[tuple[str, float], ...]]]:
@@ -98,10 +101,10 @@ def test_shards_merge_into_the_one_shot_gradebook(
             ]
 
         assert summary(merged) == summary(whole)
-        assert merged.meta()["rubric_hash"] == whole.meta()["rubric_hash"]
+        assert merged.assignments() == whole.assignments() == {"vectors": assignment.grading_hash()}
     with sqlite3.connect(tmp_path / "shard2" / FILE_NAME) as db:
-        db.execute("UPDATE meta SET value = 'another' WHERE key = 'rubric_hash'")
-    with pytest.raises(ConfigError, match="graded under another rubric"):
+        db.execute("UPDATE assignments SET rubric_hash = 'another'")
+    with pytest.raises(ConfigError, match="graded vectors under another rubric"):
         merge([tmp_path / "shard1", tmp_path / "shard2"], tmp_path / "refused")
 
 
@@ -126,16 +129,16 @@ def test_late_policy() -> None:
 
 
 def test_manifest_late_penalty_and_csv(
-    small_class: Path, tmp_path: Path, course_copy: Course, spec: AssignmentSpec
+    small_class: Path, tmp_path: Path, course_copy: Course
 ) -> None:
     rubric = course_copy.root / "grading.toml"
-    late = '[assignments.positional_encoding.late]\ndue = "2026-12-01T23:59:00+00:00"\n'
+    late = '[assignments.vectors.late]\ndue = "2026-12-01T23:59:00+00:00"\n'
     rubric.write_text(rubric.read_text() + "\n" + late + "penalty_per_day = 10\n")
     manifest = tmp_path / "manifest.csv"
     manifest.write_text(
         "student_id,path,submitted_at\n"
-        f"ada,{small_class / 'correct_loops.py'},2026-12-01T12:00:00+00:00\n"
-        f"ben,{small_class / 'correct_vectorised.py'},2026-12-03T08:00:00+00:00\n"
+        f"ada,{small_class / 'ada.py'},2026-12-01T12:00:00+00:00\n"
+        f"ben,{small_class / 'ben.py'},2026-12-03T08:00:00+00:00\n"
     )
     out = tmp_path / "out"
     assert (
@@ -148,6 +151,8 @@ def test_manifest_late_penalty_and_csv(
                 str(out),
                 "--course",
                 str(course_copy.root),
+                "--assignment",
+                "vectors",
                 "--jobs",
                 "2",
             ]
@@ -169,12 +174,12 @@ def test_manifest_late_penalty_and_csv(
     )
     with (tmp_path / "grades.csv").open() as handle:
         table = {row["student"]: row for row in csv.DictReader(handle)}
-    assert (table["ada"]["late_penalty"], table["ada"]["final_score"]) == ("0.0", "100.0")
-    assert (table["ben"]["late_penalty"], table["ben"]["final_score"]) == ("20.0", "80.0")
-    assert table["ben"]["encoding"] == "30.0" and table["ben"]["submitted_at"].startswith(
+    assert (table["ada"]["late_penalty"], table["ada"]["final_score"]) == ("0.0", "10.0")
+    assert (table["ben"]["late_penalty"], table["ben"]["final_score"]) == ("2.0", "8.0")
+    assert table["ben"]["numeric"] == "6.0" and table["ben"]["submitted_at"].startswith(
         "2026-12-03"
     )
-    assert '"score": 80.0' in (out / "ben.results.json").read_text()
+    assert '"score": 8.0' in (out / "vectors" / "ben.results.json").read_text()
 
 
 def test_discover_rules(tmp_path: Path, course: Course, spec: AssignmentSpec) -> None:
@@ -213,10 +218,10 @@ class _Sections(HTMLParser):
 
 
 def test_the_class_report_has_every_section_and_plot(
-    small_class: Path, tmp_path: Path, course: Course, spec: AssignmentSpec
+    small_class: Path, tmp_path: Path, assignment: Assignment, spec: AssignmentSpec
 ) -> None:
     out = tmp_path / "out"
-    grade_class(course, spec, discover([small_class], module=spec.module), out=out, jobs=2)
+    grade_class(assignment, discover([small_class], module=spec.module), out=out, jobs=2)
     assert main(["report", str(out), "--html", str(tmp_path / "report.html")]) == 0
     page = (tmp_path / "report.html").read_text()
     parser = _Sections()
@@ -226,27 +231,73 @@ def test_the_class_report_has_every_section_and_plot(
     assert all(
         re.fullmatch(r"data:image/png;base64,[A-Za-z0-9+/=]{2000,}", src) for src in parser.images
     )
-    assert "sin and cos are swapped" in page and "http" not in page.replace("http-equiv", "")
+    assert "divides by the sum of the entries" in page
+    assert "http" not in page.replace("http-equiv", "")
     with Gradebook(out) as book:
-        assert "bug_sin_cos_swapped" in render_class_report(book.entries(), title="t")
+        assert "fay" in render_class_report(book.entries(), title="t")
 
 
 def test_the_grading_command_leaves_the_numerical_libraries_to_its_runners(
-    tmp_path: Path, course: Course, spec: AssignmentSpec
+    tmp_path: Path, course: Course, assignment: Assignment
 ) -> None:
     """The process that hands out submissions and keeps the gradebook never imports numpy,
     sympy or pytest: its runners do. Importing them cost it about 0.4 s of CPU, on the cores
     the runners need, and about 50 MiB of the batch's peak memory."""
-    sample = course.assignment_dir(spec) / "sample_class" / "correct_vectorised.py"
+    sample = assignment.sample_class / "correct_vectorised.py"
     probe = (
         "import sys\n"
         "from autograder.cli import main\n"
         f"code = main(['grade', {str(sample)!r}, '--out', {str(tmp_path / 'out')!r},\n"
-        f"             '--course', {str(course.root)!r}, '--format', 'json'])\n"
+        f"             '--course', {str(course.root)!r}, '--format', 'json',\n"
+        "             '--assignment', 'vectors'])\n"
         "print(code, sorted(m for m in ('numpy', 'sympy', 'pytest') if m in sys.modules))\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
     )
     assert done.stdout.splitlines()[-1] == "0 []", done.stdout + done.stderr
-    assert (tmp_path / "out" / "correct_vectorised.json").is_file()
+    assert (tmp_path / "out" / "vectors" / "correct_vectorised.json").is_file()
+
+
+def test_one_gradebook_holds_every_assignment_side_by_side(
+    tmp_path: Path, course: Course, make_class: Callable[[Path, dict[str, str]], Path]
+) -> None:
+    """Two assignments graded into one --out folder: one gradebook with both assignments'
+    rows, result files in a folder per assignment, one CSV row per student with each
+    assignment's columns, a report per assignment; regrading one leaves the other's rows."""
+    out, series = tmp_path / "out", course.assignment("series")
+    vectors_class = make_class(
+        tmp_path / "v", {"ada": "correct_vectorised", "ben": "bug_normalise_by_sum"}
+    )
+    series_class = tmp_path / "s"
+    series_class.mkdir()
+    shutil.copy(series.sample_class / "correct_loops.py", series_class / "ada.py")
+    shutil.copy(series.sample_class / "bug_sums_exclusive.py", series_class / "cy.py")
+    for name, folder in (("vectors", vectors_class), ("series", series_class)):
+        command = ["grade", str(folder), "--out", str(out), "--course", str(course.root),
+                   "--assignment", name, "--jobs", "2"]  # fmt: skip
+        assert main(command) == 0
+    with Gradebook(out) as book:
+        assert set(book.assignments()) == {"vectors", "series"}
+        assert [(e.assignment, e.student, e.final_score) for e in book.entries()] == [
+            ("series", "ada", 10.0), ("series", "cy", 6.0),
+            ("vectors", "ada", 10.0), ("vectors", "ben", 7.0),
+        ]  # fmt: skip
+    assert (out / "vectors" / "ada.json").is_file() and (out / "series" / "ada.json").is_file()
+    table_file = tmp_path / "grades.csv"
+    assert (
+        main(["gradebook", str(out), "--csv", str(table_file), "--course", str(course.root)]) == 0
+    )
+    with table_file.open() as handle:
+        table = {row["student"]: row for row in csv.DictReader(handle)}
+    assert (table["ada"]["series:score"], table["ada"]["vectors:score"]) == ("10.0", "10.0")
+    assert (table["ben"]["series:score"], table["ben"]["vectors:numeric"]) == ("", "3.0")
+    assert (table["cy"]["series:sums"], table["cy"]["vectors:status"]) == ("2.0", "")
+    reports = tmp_path / "reports"
+    assert main(["report", str(out), "--html", str(reports)]) == 0
+    assert sorted(p.name for p in reports.iterdir()) == ["series.html", "vectors.html"]
+    command = ["grade", str(series_class), "--out", str(out), "--course", str(course.root),
+               "--assignment", "series", "--regrade", "--jobs", "1"]  # fmt: skip
+    assert main(command) == 0
+    with Gradebook(out) as book:
+        assert [e.student for e in book.entries("vectors")] == ["ada", "ben"]

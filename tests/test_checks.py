@@ -73,7 +73,7 @@ def test_shape_and_type_failures() -> None:
 
 
 def test_nan_is_pointed_out() -> None:
-    text = message(assert_close, np.array([np.nan, 0.0]), [1.0, 0.0], what="softmax(s)")
+    text = message(assert_close, np.array([np.nan, 0.0]), [1.0, 0.0], what="normalise(s)")
     assert text.endswith("(your result contains nan)")
 
 
@@ -82,10 +82,10 @@ def test_nan_and_infinity_never_match_not_even_themselves() -> None:
     output must not "agree" with itself and earn the points."""
     nan = np.full((2, 3), np.nan)
     with pytest.raises(CheckFailure, match="contains nan"):
-        assert_close(nan, nan, what="self_attention(P @ X)")
+        assert_close(nan, nan, what="scale(P @ X)")
     infinite = np.full(3, np.inf)
     with pytest.raises(CheckFailure):
-        assert_close(infinite, infinite, what="softmax(S)")
+        assert_close(infinite, infinite, what="normalise(S)")
 
 
 def test_first_recognising_hint_is_appended_and_broken_hints_are_skipped() -> None:
@@ -151,12 +151,12 @@ def test_symbolic_counterexample_and_leftover_symbol() -> None:
     assert text.startswith("pe_pair(pos, w)[0] should equal sin(pos*w); at pos=")
     assert "yours is" in text and "but it should be" in text
     assert "should return a SymPy expression; yours returned a float" in message(
-        assert_equivalent, 0.5, sp.cos(w * k), what="relative_dot", symbols=(pos, w, k)
+        assert_equivalent, 0.5, sp.cos(w * k), what="square_sum", symbols=(pos, w, k)
     )
     assert "uses symbols it was not given: x" in message(
         assert_equivalent, sp.Symbol("x"), sp.cos(w * k), what="r", symbols=(w, k)
     )
     leftover = sp.sin(w * pos) * sp.sin(w * (pos + k)) + sp.cos(w * pos) * sp.cos(w * (pos + k))
-    assert message(assert_free_of, leftover, pos, what="relative_dot").endswith("pos cancels")
-    advised = message(assert_free_of, leftover, pos, what="relative_dot", hint="use cos(A − B)")
+    assert message(assert_free_of, leftover, pos, what="square_sum").endswith("pos cancels")
+    advised = message(assert_free_of, leftover, pos, what="square_sum", hint="use cos(A − B)")
     assert "still contains pos" in advised and advised.endswith("cancels (use cos(A − B))")

@@ -9,36 +9,36 @@ import pytest
 import sympy as sp
 
 from autograder.authoring.validate import validate
+from autograder.course.assignment import Assignment
 from autograder.course.course import Course
-from autograder.course.rubric import AssignmentSpec
 from autograder.grading.diagnose import Call, Misconception, describe, diagnose
-from autograder.grading.serve import load_catalogue
 
 
 @pytest.fixture(scope="module")
-def catalogue(course: Course, spec: AssignmentSpec) -> tuple[Misconception, ...]:
-    return load_catalogue(course.assignment_dir(spec))
+def catalogue(assignment: Assignment) -> tuple[Misconception, ...]:
+    return assignment.load_catalogue()
 
 
-def by_name(catalogue: tuple[Misconception, ...], *names: str) -> list[Misconception]:
-    return [m for m in catalogue if m.name in names]
+def names(found: list[Misconception]) -> set[str]:
+    return {m.name for m in found}
 
 
 def test_a_matching_variant_is_named(
     catalogue: tuple[Misconception, ...], reference: ModuleType
 ) -> None:
-    swapped = reference.sinusoidal_encoding(4, 6)[:, [1, 0, 3, 2, 5, 4]]
-    found = diagnose([Call("sinusoidal_encoding", (4, 6), {}, swapped)], catalogue, reference)
-    assert [m.name for m in found] == ["sin_cos_swapped"]
+    v = np.array([3.0, -4.0])
+    found = diagnose([Call("normalise", (v,), {}, v / v.sum())], catalogue, reference)
+    assert names(found) == {"normalise_by_sum"}
     assert describe(found) == f"{found[0].summary}: {found[0].hint}"
 
 
 def test_a_correct_answer_is_never_diagnosed(
     catalogue: tuple[Misconception, ...], reference: ModuleType
 ) -> None:
+    v = np.array([1.0, 2.0, 2.0])
     calls = [
-        Call("sinusoidal_encoding", (5, 8), {}, reference.sinusoidal_encoding(5, 8)),
-        Call("rotation_matrix", (3, 0.1), {}, reference.rotation_matrix(3, 0.1)),
+        Call("normalise", (v,), {}, reference.normalise(v)),
+        Call("scale", (v, 2.0), {}, reference.scale(v, 2.0)),
     ]
     assert diagnose(calls, catalogue, reference) == []
 
@@ -46,57 +46,55 @@ def test_a_correct_answer_is_never_diagnosed(
 def test_variants_with_the_same_numbers_share_a_hint(
     catalogue: tuple[Misconception, ...], reference: ModuleType
 ) -> None:
-    transposed = reference.rotation_matrix(3, 0.1).T
-    found = diagnose([Call("rotation_matrix", (3, 0.1), {}, transposed)], catalogue, reference)
-    assert {m.name for m in found} == {"transposed_rotation", "cos_sin_order"}
+    v = np.array([3.0, 4.0])  # positive entries: the sum and the L1 norm agree
+    found = diagnose([Call("normalise", (v,), {}, v / 7.0)], catalogue, reference)
+    assert names(found) == {"normalise_by_sum", "normalise_by_l1_norm"}
     assert (describe(found) or "").startswith("your results match 2 known mistakes")
 
 
 def test_a_mistake_shows_through_the_functions_that_use_it(
     catalogue: tuple[Misconception, ...], reference: ModuleType
 ) -> None:
-    M = reference.shift_matrix(2, 6)
-    wrong = np.where(np.eye(6, k=1) + np.eye(6, k=-1) > 0, -M, M)  # every block transposed
-    found = diagnose([Call("shift_matrix", (2, 6), {}, wrong)], catalogue, reference)
-    assert {m.name for m in found} == {"transposed_rotation", "cos_sin_order"}
+    u, v = np.array([1.0, 2.0]), np.array([3.0, -1.0])
+    wrong = float((u / u.sum()) @ (v / v.sum()))  # cosine through a normalise by the sum
+    found = diagnose([Call("cosine", (u, v), {}, wrong)], catalogue, reference)
+    assert names(found) == {"normalise_by_sum"}
+    assert diagnose([Call("scale", (u, 2.0), {}, u * 3.0)], catalogue, reference) == []
 
 
 def test_mutation_constants_and_symbols(
     catalogue: tuple[Misconception, ...], reference: ModuleType
 ) -> None:
-    X = np.eye(3)
-    mutated = Call("self_attention", (X,), {}, reference.self_attention(X), mutated=True)
-    assert [m.name for m in diagnose([mutated], catalogue, reference)] == ["overwrites_input"]
-    (forgot,) = by_name(catalogue, "forgot_pt_p")
-    constant = Call("PERMUTATION_PROOF", (), {}, [tuple(step) for step in forgot.value])
-    assert [m.name for m in diagnose([constant], catalogue, reference)] == ["forgot_pt_p"]
-    pos, k, w = sp.symbols("pos k w", real=True)
-    unsimplified = Call(
-        "relative_dot",
-        (pos, k, w),
-        {},
-        sp.sin(w * pos) * sp.sin(w * (pos + k)) + sp.cos(w * pos) * sp.cos(w * (pos + k)),
-    )
-    assert [m.name for m in diagnose([unsimplified], catalogue, reference)] == [
-        "dot_not_simplified"
-    ]
+    v = np.array([3.0, 4.0])
+    mutated = Call("normalise", (v,), {}, reference.normalise(v), mutated=True)
+    assert names(diagnose([mutated], catalogue, reference)) == {"normalise_in_place"}
+    one_step = [("(sin(a)**2 + cos(a)**2)*b", "statement"), ("b", "Pythagoras")]
+    constant = Call("PYTHAGORAS_PROOF", (), {}, one_step)
+    assert names(diagnose([constant], catalogue, reference)) == {"pythagoras_in_one_step"}
+    a, b = sp.symbols("a b", real=True)
+    squares = Call("square_sum", (a, b), {}, a**2 + b**2)
+    assert names(diagnose([squares], catalogue, reference)) == {"square_without_cross_term"}
 
 
-def test_validate_names_a_variant_no_test_catches_any_more(
-    course_copy: Course, spec: AssignmentSpec
-) -> None:
-    """Neuter the only two tests that catch an overwritten input (keeping their points)."""
-    for folder, name in (
-        ("public_tests", "test_attention.py"),
-        ("hidden_tests", "test_hidden_attention.py"),
-    ):
-        path = course_copy.assignment_dir(spec) / folder / name
-        text = path.read_text()
-        for test in ("test_inputs_are_not_modified", "test_inputs_left_alone"):
-            neutered = f"def {test}(student, *_, **__):\n    student.softmax(np.zeros((1, 1)))\n"
-            text = text.replace(f"def {test}(", f"{neutered}\n\ndef _old_{test}(")
-        path.write_text(text)
-    (verdict,) = validate(course_copy, spec, only=["overwrites_input"])
-    assert verdict.name == "variant: overwrites_input"
-    assert not verdict.ok and verdict.problem == "lost nothing in attention: no test catches it"
-    assert verdict.score == 100
+def test_validate_names_a_variant_no_test_catches_any_more(course_copy: Course) -> None:
+    """Neuter the only test that catches a modified argument (keeping its points)."""
+    vectors = course_copy.assignment("vectors")
+    path = vectors.public_tests / "test_numeric.py"
+    test = "test_normalise_leaves_its_argument_alone"
+    neutered = f"def {test}(student):\n    student.scale(np.zeros(1), 1.0)\n"
+    path.write_text(path.read_text().replace(f"def {test}(", f"{neutered}\n\ndef _old_{test}("))
+    (verdict,) = validate(vectors, only=["normalise_in_place"])
+    assert verdict.name == "variant: normalise_in_place"
+    assert not verdict.ok and verdict.problem == "lost nothing in numeric: no test catches it"
+    assert verdict.score == 10
+
+
+def test_the_fixture_course_validates(course: Course) -> None:
+    """Every case of both fixture assignments is as expected: the reference full, the stubs
+    zero, each catalogued mistake caught in its own part with its own hint, each style full."""
+    for assignment in course.assignments:
+        verdicts = validate(assignment)
+        assert [v.name for v in verdicts if not v.ok] == [], assignment.name
+        names = {v.name for v in verdicts}
+        assert {"reference", "stubs"} <= names
+        assert {f"variant: {m.name}" for m in assignment.load_catalogue()} <= names

@@ -17,12 +17,13 @@ import pytest
 
 import autograder
 from autograder.cli import main
+from autograder.course.assignment import Assignment
 from autograder.course.course import Course
 from autograder.course.rubric import AssignmentSpec
 
 SCHEMA = json.loads((Path(__file__).parent / "gradescope_results.schema.json").read_text())
 LATE = """
-[assignments.positional_encoding.late]
+[assignments.vectors.late]
 due = "2026-12-01T00:00:00+00:00"
 penalty_per_day = 10
 """
@@ -52,9 +53,10 @@ def archive(tmp_path_factory: pytest.TempPathFactory, module_course_copy: Course
     course = module_course_copy.root
     rubric = course / "grading.toml"
     rubric.write_text(rubric.read_text(encoding="utf-8") + LATE, encoding="utf-8")
-    out = tmp_path_factory.mktemp("export") / "autograder.zip"
+    out = tmp_path_factory.mktemp("export")
     assert main(["export", "gradescope", "--out", str(out), "--course", str(course)]) == 0
-    return out
+    assert sorted(p.name for p in out.iterdir()) == ["series.zip", "vectors.zip"]
+    return out / "vectors.zip"
 
 
 def run_autograder(
@@ -76,7 +78,7 @@ def run_autograder(
     (root / "submission").mkdir()
     for name, text in files.items():
         (root / "submission" / name).write_text(text, encoding="utf-8")
-    metadata = {"created_at": created_at, "assignment": {"title": "PE"}, "users": []}
+    metadata = {"created_at": created_at, "assignment": {"title": "vectors"}, "users": []}
     (root / "submission_metadata.json").write_text(json.dumps(metadata), encoding="utf-8")
     root.chmod(0o755)
     environment = {**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_PYTHON": python}
@@ -94,10 +96,13 @@ def run_autograder(
 
 def test_the_zip_holds_what_gradescope_runs(archive: Path) -> None:
     names = zipfile.ZipFile(archive).namelist()
-    hidden = "course/assignments/positional_encoding/hidden_tests/test_hidden_encoding.py"
+    hidden = "course/assignments/vectors/hidden_tests/test_hidden_numeric.py"
     for needed in ("setup.sh", "run_autograder", "engine/pyproject.toml", "course/grading.toml",
-                   "course/reference/positional_encoding.py", hidden):  # fmt: skip
+                   "course/reference/vectors.py", "course/assignments/vectors/proof_domain.py",
+                   hidden):  # fmt: skip
         assert needed in names, needed
+    assert not any("series" in name for name in names)  # one assignment per zip
+    assert '--assignment "vectors"' in zipfile.ZipFile(archive).read("run_autograder").decode()
     engine = Path(autograder.__file__).resolve().parent
     packaged = {
         n.removeprefix("engine/autograder/") for n in names if n.startswith("engine/autograder/")
@@ -114,31 +119,31 @@ def test_the_zip_holds_what_gradescope_runs(archive: Path) -> None:
 
 
 def test_a_correct_submission_on_time_and_one_late(
-    tmp_path: Path, archive: Path, course: Course, spec: AssignmentSpec
+    tmp_path: Path, archive: Path, assignment: Assignment, spec: AssignmentSpec
 ) -> None:
-    reference = course.reference_path(spec).read_text(encoding="utf-8")
+    reference = assignment.reference.read_text(encoding="utf-8")
     on_time = run_autograder(
         archive, tmp_path / "a", {spec.module: reference}, "2026-11-30T10:00:00+00:00"
     )
-    assert on_time["score"] == 100 and all(t["status"] == "passed" for t in on_time["tests"])
+    assert on_time["score"] == 10 and all(t["status"] == "passed" for t in on_time["tests"])
     late = run_autograder(
         archive, tmp_path / "b", {spec.module: reference}, "2026-12-02T12:00:00+00:00"
     )
-    assert late["score"] == 80 and "late penalty of 20 points applies" in late["output"]
+    assert late["score"] == 8 and "late penalty of 2 points applies" in late["output"]
 
 
 def test_a_buggy_and_a_crashing_submission(
-    tmp_path: Path, archive: Path, course: Course, spec: AssignmentSpec
+    tmp_path: Path, archive: Path, assignment: Assignment, spec: AssignmentSpec
 ) -> None:
-    samples = course.assignment_dir(spec) / "sample_class"
+    samples = assignment.sample_class
     buggy = run_autograder(
-        archive, tmp_path / "a", {spec.module: (samples / "bug_sin_cos_swapped.py").read_text()},
+        archive, tmp_path / "a", {spec.module: (samples / "bug_normalise_by_sum.py").read_text()},
         "2026-11-30T10:00:00+00:00",
     )  # fmt: skip
-    assert buggy["score"] == 80
-    assert any("are sin and cos swapped?" in t["output"] for t in buggy["tests"])
+    assert buggy["score"] == 7
+    assert any("divides by the sum of the entries" in t["output"] for t in buggy["tests"])
     crashing = run_autograder(
-        archive, tmp_path / "b", {spec.module: (samples / "hostile_exit_at_import.py").read_text()},
+        archive, tmp_path / "b", {spec.module: "import os\nos._exit(3)\n"},
         "2026-11-30T10:00:00+00:00",
     )  # fmt: skip
     assert crashing["score"] == 0 and "exit" in json.dumps(crashing["tests"][0])
@@ -151,7 +156,7 @@ def test_a_buggy_and_a_crashing_submission(
 def test_the_student_process_cannot_read_the_course(
     tmp_path: Path,
     archive: Path,
-    course: Course,
+    assignment: Assignment,
     spec: AssignmentSpec,
     unprivileged_python: str | None,
     bubblewrap: str,
@@ -161,7 +166,7 @@ def test_the_student_process_cannot_read_the_course(
     included), nor the results folder, nor the network: with bwrap, and with Landlock and
     seccomp where a container forbids bwrap."""
     root = tmp_path / "gs"
-    probe = course.reference_path(spec).read_text(encoding="utf-8") + PROBE.format(root=str(root))
+    probe = assignment.reference.read_text(encoding="utf-8") + PROBE.format(root=str(root))
     with socket.create_server(("127.0.0.1", 47125), reuse_port=True):
         # Gradescope's interpreter (/autograder/venv) is open to every user; so must this one be
         assert unprivileged_python, "no interpreter every user may run: make test prepares one"
@@ -175,7 +180,7 @@ def test_the_student_process_cannot_read_the_course(
     for name in ("grading.toml", "submission_metadata.json", "results.json"):
         assert re.search(rf"PROBE \S*{name} 0 files; (PermissionError|FileNotFoundError)", printed)
     assert "created_at" not in printed and "[assignments" not in printed
-    assert results["score"] == 100
+    assert results["score"] == 10
 
 
 def test_results_json_is_written_even_when_python_cannot_start(

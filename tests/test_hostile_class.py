@@ -33,15 +33,18 @@ from pathlib import Path
 import pytest
 
 from autograder.cli import main
+from autograder.course.assignment import Assignment
 from autograder.course.course import Course
-from autograder.course.rubric import AssignmentSpec
 from autograder.grading.gradebook import FILE_NAME
 from autograder.sandbox.isolation import WORKER_UID_BASE, usable_bwrap
 from autograder.sandbox.scratch import remove_tree
 
 ROOT = Path(__file__).resolve().parents[1]
-MODULE = "positional_encoding.py"
-SECRET_SEED = "20261130"
+FIXTURE_COURSE = ROOT / "tests" / "fixtures" / "course"
+MODULE = "vectors.py"
+SECRET_SEED = "424242"
+FULL = 10
+"""The fixture assignment's points: every victim earns them all."""
 
 
 @dataclass(frozen=True)
@@ -193,10 +196,10 @@ def latin1_without_coding(folder: Path, correct: str) -> None:
 
 PLANT_BYTECODE = r"""
 import importlib.util as _util, marshal as _marshal, os as _os, pathlib as _pathlib
-_evil = "def sinusoidal_encoding(*a, **k):\n    raise SystemExit('planted')\n"
+_evil = "def normalise(*a, **k):\n    raise SystemExit('planted')\n"
 _pyc = _pathlib.Path("__pycache__")
 _pyc.mkdir(exist_ok=True)
-for _name in ("positional_encoding", "helpers"):
+for _name in ("vectors", "helpers"):
     _data = bytearray(_util.MAGIC_NUMBER) + (1).to_bytes(4, "little") + bytes(8)
     _data += _marshal.dumps(compile(_evil, _name + ".py", "exec"))
     (_pyc / f"{_name}.cpython-311.pyc").write_bytes(_data)
@@ -230,16 +233,16 @@ for _where in (".", "/tmp", "/dev/shm"):
 
 NETWORK_PORT = 47124
 REACH_THE_NETWORK = rf"""
-_honest_softmax = softmax
+_honest_scale = scale
 
 
-def softmax(S, axis=-1):
+def scale(x, c):
     import socket as _socket
 
     try:
         _socket.create_connection(("127.0.0.1", {NETWORK_PORT}), timeout=2).close()
     except OSError:
-        return _honest_softmax(S, axis)
+        return _honest_scale(x, c)
     raise RuntimeError("the network is reachable")
 """
 
@@ -283,7 +286,7 @@ HOSTILE_TEXT = "\ud800\x1b[2J\x1b]0;pwned\x07\x1b]52;c;cm0gLXJmIH4=\x07 100/100 
 ATTACKS = (
     # uploads the grader must refuse, each with its reason
     Attack("zip_dot_member", zip_file("zip_dot_member.zip", lambda a, c: a.writestr(".", c)),
-           "ungradable", "outside its folder|no positional_encoding"),
+           "ungradable", "outside its folder|no vectors"),
     Attack("zip_name_clash", zip_file("zip_name_clash.zip", lambda a, c: (
         a.writestr("sub", "x"), a.writestr(f"sub/{MODULE}", c))), "ungradable",
         "as a file and a folder"),
@@ -312,38 +315,38 @@ ATTACKS = (
     Attack("linked_file", lambda folder, correct: None, "ungradable", "is a link"),
     Attack("latin1_plain", latin1_without_coding, "ungradable", "not UTF-8 text.*PEP 263"),
     # submissions that must be graded, fully, despite what they hold
-    Attack("latin1_coding", latin1_file, "graded", score=100),
-    Attack("linked_folder", linked_folder, "graded", score=100),
+    Attack("latin1_coding", latin1_file, "graded", score=FULL),
+    Attack("linked_folder", linked_folder, "graded", score=FULL),
     # names that attack whoever reads the gradebook
     Attack("<img src=x onerror=alert(1)>", py_file("<img src=x onerror=alert(1)>.py"),
-           "graded", score=100),
-    Attack("=HYPERLINK(\"http-x\")", py_file("=HYPERLINK(\"http-x\").py"), "graded", score=100),
-    Attack("\x1b]0;title\x07name", py_file("\x1b]0;title\x07name.py"), "graded", score=100),
+           "graded", score=FULL),
+    Attack("=HYPERLINK(\"http-x\")", py_file("=HYPERLINK(\"http-x\").py"), "graded", score=FULL),
+    Attack("\x1b]0;title\x07name", py_file("\x1b]0;title\x07name.py"), "graded", score=FULL),
     # student code that attacks the grader, the slot or the next student
     Attack("surrogate_message", py_file("surrogate_message.py", suffix=(
-        f"def softmax(S, axis=-1):\n    raise RuntimeError({HOSTILE_TEXT!r})\n")), "graded",
+        f"def scale(x, c):\n    raise RuntimeError({HOSTILE_TEXT!r})\n")), "graded",
         r"RuntimeError: \ufffd"),
     Attack("huge_exception", py_file("huge_exception.py", suffix=(
-        "def softmax(S, axis=-1):\n"
+        "def scale(x, c):\n"
         "    raise type('E' * 5_000_000, (Exception,), {})('m' * 50_000_000)\n")), "graded",
         r"E{100}"),
     Attack("huge_value", py_file("huge_value.py", suffix=(
-        "def pe_pair(pos, w):\n    return ('x' * 20_000_000, 1, 2)\n")), "graded",
-        "pe_pair"),
+        "def square_sum(a, b):\n    return ('x' * 20_000_000, 1, 2)\n")), "graded",
+        "square_sum"),
     Attack("plants_bytecode", py_file("plants_bytecode.py", prefix=PLANT_BYTECODE), "graded",
-           score=100),
+           score=FULL),
     Attack("deep_at_import", py_file("deep_at_import.py", prefix=DEEP_AT_IMPORT), "graded",
-           score=100),
-    Attack("fills_disk", py_file("fills_disk.py", prefix=FILL_DISK), "graded", score=100),
+           score=FULL),
+    Attack("fills_disk", py_file("fills_disk.py", prefix=FILL_DISK), "graded", score=FULL),
     Attack("reaches_the_network", py_file("reaches_the_network.py", suffix=REACH_THE_NETWORK),
-           "graded", score=100),
-    Attack("forks_many", py_file("forks_many.py", prefix=FORK_MANY), "graded", score=100),
+           "graded", score=FULL),
+    Attack("forks_many", py_file("forks_many.py", prefix=FORK_MANY), "graded", score=FULL),
     Attack("writes_the_gradebook", py_file("writes_the_gradebook.py", prefix=WRITE_THE_GRADEBOOK),
-           "graded", score=100),
-    Attack("nan_relative_dot", py_file("nan_relative_dot.py", suffix=(
-        "def relative_dot(pos, k, w):\n"
-        "    return sp.Mul(sp.log(sp.Integer(0), evaluate=False), 0, w, evaluate=False)\n")),
-        "graded", "relative_dot.* is nan at"),
+           "graded", score=FULL),
+    Attack("nan_square_sum", py_file("nan_square_sum.py", suffix=(
+        "def square_sum(a, b):\n"
+        "    return sp.Mul(sp.log(sp.Integer(0), evaluate=False), 0, a, evaluate=False)\n")),
+        "graded", "square_sum.* is nan at"),
 )  # fmt: skip
 VICTIMS = 8
 
@@ -359,9 +362,8 @@ def build_class(folder: Path, correct: str) -> list[str]:
     return [attack.name for attack in ATTACKS] + victims
 
 
-def correct_source(course: Course, spec: AssignmentSpec) -> str:
-    sample = course.assignment_dir(spec) / "sample_class" / "correct_vectorised.py"
-    return sample.read_text(encoding="utf-8")
+def correct_source(assignment: Assignment) -> str:
+    return (assignment.sample_class / "correct_vectorised.py").read_text(encoding="utf-8")
 
 
 def _rows(out: Path) -> dict[str, dict[str, object]]:
@@ -395,16 +397,17 @@ def class_folder(tmp_path: Path) -> Iterator[Path]:
 
 
 def grade_corpus(
-    course: Course, spec: AssignmentSpec, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    assignment: Assignment, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> tuple[Path, str, dict[str, dict[str, object]]]:
-    students = build_class(tmp_path / "class", correct_source(course, spec))
+    students = build_class(tmp_path / "class", correct_source(assignment))
     out = tmp_path / "out"
     started = time.monotonic()
     with socket.create_server(
         ("127.0.0.1", NETWORK_PORT), reuse_port=True
     ):  # what reaches_the_network calls
         code = main(["grade", str(tmp_path / "class"), "--out", str(out), "--jobs", "2",
-                     "--course", str(course.root)])  # fmt: skip
+                     "--course", str(assignment.course.root),
+                     "--assignment", assignment.name])  # fmt: skip
     elapsed = time.monotonic() - started
     printed = capsys.readouterr()
     assert code == 0, printed.err
@@ -437,19 +440,19 @@ def check_corpus(
         assert len(str(row["result_json"])) < 400_000, attack.name  # cut at the source
     for name, row in rows.items():
         if name.startswith("zz_victim_"):
-            assert row["score"] == 100, (name, str(row["result_json"])[:2000])
+            assert row["score"] == FULL, (name, str(row["result_json"])[:2000])
     forked = re.search(
         r"FORKED (\d+)", json.loads(str(rows["forks_many"]["result_json"]))["output"]
     )
     assert forked and int(forked[1]) <= 80, "the process limit (64 more) stops a fork bomb"
     assert "WROTE" not in str(rows["writes_the_gradebook"]["result_json"])
-    nan_tests = json.loads(str(rows["nan_relative_dot"]["result_json"]))["tests"]
-    judged = [t for t in nan_tests if t["name"].startswith("relative_dot(")]
-    assert len(judged) == 2 and all("is nan at" in t["message"] for t in judged)
-    assert rows["nan_relative_dot"]["score"] == 98  # NaN earns none of relative_dot's 2 points
+    nan_tests = json.loads(str(rows["nan_square_sum"]["result_json"]))["tests"]
+    (judged,) = [t for t in nan_tests if t["name"].startswith("square_sum(a, b) equals")]
+    assert "is nan at" in judged["message"]
+    assert rows["nan_square_sum"]["score"] == FULL - 2  # NaN earns none of square_sum's 2 points
     assert "\x1b" not in printed and "\x07" not in printed, "no escape reaches the terminal"
     assert SECRET_SEED not in printed and "hidden_tests" not in printed
-    for file in out.iterdir():
+    for file in out.rglob("*"):
         if file.is_file():
             text = file.read_bytes().decode("utf-8", "replace")
             assert SECRET_SEED not in text and str(course_root) not in text, file.name
@@ -481,8 +484,7 @@ def test_the_corpus_as_root_with_bubblewrap(
 ) -> None:
     if os.geteuid() != 0 or usable_bwrap() is None:
         raise AssertionError("this configuration needs root and bubblewrap (CI runs as root)")
-    spec = course_copy.rubric.assignment("positional_encoding")
-    out, printed, rows = grade_corpus(course_copy, spec, tmp_path, capsys)
+    out, printed, rows = grade_corpus(course_copy.assignment("vectors"), tmp_path, capsys)
     check_corpus(out, printed, rows, course_copy.root)
     check_exports(out, tmp_path, course_copy)
     layers = json.loads(str(rows["zz_victim_0"]["result_json"]))["isolation"]
@@ -490,22 +492,23 @@ def test_the_corpus_as_root_with_bubblewrap(
 
 
 def test_a_rerun_retries_grader_errors_and_skips_the_rest(
-    tmp_path: Path, course: Course, spec: AssignmentSpec, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, course: Course, assignment: Assignment, capsys: pytest.CaptureFixture[str]
 ) -> None:
     folder = tmp_path / "class"
     folder.mkdir()
-    correct = correct_source(course, spec)
+    correct = correct_source(assignment)
     for name in ("alice", "bob"):
         (folder / f"{name}.py").write_text(correct, encoding="utf-8")
     out = tmp_path / "out"
-    assert main(["grade", str(folder), "--out", str(out), "--jobs", "1"]) == 0
+    chosen = ["--course", str(course.root), "--assignment", "vectors"]
+    assert main(["grade", str(folder), "--out", str(out), "--jobs", "1", *chosen]) == 0
     with sqlite3.connect(out / FILE_NAME) as db:  # as if the grader had failed on bob
         db.execute("UPDATE submissions SET status = 'grader_error', score = 0 WHERE student='bob'")
     capsys.readouterr()
-    assert main(["grade", str(folder), "--out", str(out), "--jobs", "1"]) == 0
+    assert main(["grade", str(folder), "--out", str(out), "--jobs", "1", *chosen]) == 0
     printed = capsys.readouterr().out
     assert "1 submission(s) already graded with this rubric: skipped" in printed
-    assert {name: row["score"] for name, row in _rows(out).items()} == {"alice": 100, "bob": 100}
+    assert {name: row["score"] for name, row in _rows(out).items()} == {"alice": FULL, "bob": FULL}
 
 
 def test_no_worker_can_reach_another_runners_slot() -> None:
@@ -549,8 +552,7 @@ UNPRIVILEGED_GRADER = 0x6FFF0000 + os.getpid() % 0xFFFF
     (UNPRIVILEGED_GRADER, "off", ["process", "rlimits", "landlock", "seccomp"]),
 ], ids=["root-landlock", "user-bwrap", "user-landlock"])  # fmt: skip
 def test_the_corpus_in_each_configuration(
-    course: Course,
-    spec: AssignmentSpec,
+    assignment: Assignment,
     unprivileged_python: str | None,
     user: int,
     bubblewrap: str,
@@ -571,7 +573,7 @@ def test_the_corpus_in_each_configuration(
                         ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
         course_root.mkdir()
         for name in ("grading.toml", "reference", "assignments"):
-            source = ROOT / name
+            source = FIXTURE_COURSE / name
             if source.is_dir():
                 shutil.copytree(source, course_root / name,
                                 ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
@@ -580,14 +582,14 @@ def test_the_corpus_in_each_configuration(
         rubric = course_root / "grading.toml"
         rubric.write_text(rubric.read_text().replace('bubblewrap = "auto"',
                                                      f'bubblewrap = "{bubblewrap}"'))  # fmt: skip
-        students = build_class(base / "class", correct_source(course, spec))
+        students = build_class(base / "class", correct_source(assignment))
         for folder in (out, scratch):
             folder.mkdir()
             os.chown(folder, user, user)
         as_user = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups"]
         command = [*(as_user if user else []), python, "-m", "autograder", "grade",
                    str(base / "class"), "--out", str(out), "--jobs", "2",
-                   "--course", str(course_root)]  # fmt: skip
+                   "--course", str(course_root), "--assignment", "vectors"]  # fmt: skip
         environment = {"PATH": "/usr/bin:/bin", "HOME": str(scratch), "TMPDIR": str(scratch),
                        "PYTHONPATH": str(engine), "LANG": "C.UTF-8"}  # fmt: skip
         with socket.create_server(("127.0.0.1", NETWORK_PORT), reuse_port=True):

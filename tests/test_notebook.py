@@ -19,16 +19,14 @@ import pytest
 
 from autograder.authoring.notebook import instructor_notebook, student_notebook
 from autograder.cli import main
+from autograder.course.assignment import Assignment
 from autograder.course.course import Course
 from autograder.course.rubric import AssignmentSpec
 from autograder.grading.runners import Runner
 
 BIN = Path(sys.executable).parent
-SWAP = (
-    ("np.sin(angles[:, 0::2])", "np.COS"),
-    ("np.cos(angles[:, 1::2])", "np.sin(angles[:, 1::2])"),
-    ("np.COS", "np.cos(angles[:, 0::2])"),
-)
+BY_SUM = ("return v / norm", "return v / v.sum()")
+"""The reference's normalise, made to divide by the sum of the entries."""
 
 
 def code_of(notebook_text: str, kind: str = "") -> str:
@@ -37,47 +35,49 @@ def code_of(notebook_text: str, kind: str = "") -> str:
 
 
 def test_the_students_notebook_has_stubs_public_tests_and_no_answers(
-    course: Course, spec: AssignmentSpec, reference_line: str
+    assignment: Assignment, spec: AssignmentSpec, reference_line: str
 ) -> None:
-    student = code_of(student_notebook(course, spec))
-    instructor = code_of(instructor_notebook(course, spec))
+    student = code_of(student_notebook(assignment))
+    instructor = code_of(instructor_notebook(assignment))
     assert reference_line in instructor and reference_line not in student
     for secret in (
         "BEGIN SOLUTION",
         "HIDDEN TESTS",
         '"all"',
-        str(course.root),
-        "is permutation-equivariant",
+        str(assignment.course.root),
+        "keeps only the direction",
     ):
         assert secret not in student, secret
 
     def stubs(text: str) -> int:
         return sum(line.strip() == "raise NotImplementedError()" for line in text.splitlines())
 
-    module = (course.template_dir / spec.module).read_text(encoding="utf-8")
-    assert stubs(code_of(student_notebook(course, spec), "code")) == stubs(module) == 9
-    assert "RELATIVE_POSITION_PROOF: list[tuple[str, str]] = []" in student
+    module = (assignment.release_dir / spec.module).read_text(encoding="utf-8")
+    assert stubs(code_of(student_notebook(assignment), "code")) == stubs(module) == 4
+    assert "PYTHAGORAS_PROOF: list[tuple[str, str]] = []" in student
     assert "YOUR ANSWER HERE" in student
-    cells = json.loads(student_notebook(course, spec))["cells"]
+    cells = json.loads(student_notebook(assignment))["cells"]
     points = {c["metadata"]["nbgrader"]["grade_id"]: c["metadata"]["nbgrader"].get("points")
               for c in cells if "nbgrader" in c["metadata"]}  # fmt: skip
     assert {k: v for k, v in points.items() if v} == {
         **{f"test_{p.name}": p.points for p in spec.parts},
-        "why_position": 10,
+        "why_unit": 2,
     }
 
 
 @pytest.fixture(scope="module")
 def reference_line() -> str:
-    return "encoding[:, 0::2] = np.sin(angles[:, 0::2])"
+    return "return v / norm"
 
 
-def test_the_kit_grades_the_notebooks(tmp_path: Path, course: Course, spec: AssignmentSpec) -> None:
+def test_the_kit_grades_the_notebooks(
+    tmp_path: Path, assignment: Assignment, spec: AssignmentSpec
+) -> None:
     solved = tmp_path / "solved.ipynb"
-    solved.write_text(instructor_notebook(course, spec), encoding="utf-8")
+    solved.write_text(instructor_notebook(assignment), encoding="utf-8")
     stub = tmp_path / "stub.ipynb"
-    stub.write_text(student_notebook(course, spec), encoding="utf-8")
-    with Runner(course, spec) as runner:
+    stub.write_text(student_notebook(assignment), encoding="utf-8")
+    with Runner(assignment) as runner:
         assert runner.grade(solved).score == spec.max_score
         assert runner.grade(stub).score == 0
 
@@ -96,22 +96,21 @@ def nbgrader(course_dir: Path, *arguments: str) -> subprocess.CompletedProcess[s
 def test_nbgrader_round_trip_agrees_with_the_kit(
     tmp_path: Path, course_copy: Course, spec: AssignmentSpec, reference_line: str
 ) -> None:
-    course = course_copy
     course_dir = tmp_path / "nbgrader_course"
-    assert main(["release", "--course", str(course_copy.root), "--nbgrader", str(course_dir)]) == 0
+    command = ["release", "--course", str(course_copy.root), "--nbgrader", str(course_dir)]
+    assert main(command) == 2  # one assignment's nbgrader course: which one?
+    assert main([*command, "--assignment", "vectors"]) == 0
     name = spec.name
     source = course_dir / "source" / name / f"{name}.ipynb"
-    assert (course_dir / "source" / name / "tests" / "test_encoding.py").is_file()
+    assert (course_dir / "source" / name / "tests" / "test_numeric.py").is_file()
     nbgrader(course_dir, "generate_assignment", name, "--force")
     released = (course_dir / "release" / name / f"{name}.ipynb").read_text(encoding="utf-8")
     for secret in ("BEGIN SOLUTION", "HIDDEN TESTS", '"all"', reference_line):
         assert secret not in released, secret
 
-    swapped = source.read_text(encoding="utf-8")
-    for old, new in SWAP:
-        swapped = swapped.replace(old, new)
-    assert swapped != source.read_text(encoding="utf-8")
-    notebooks = {"correct": source.read_text(encoding="utf-8"), "swapped": swapped,
+    by_sum = source.read_text(encoding="utf-8").replace(*BY_SUM)
+    assert by_sum != source.read_text(encoding="utf-8")
+    notebooks = {"correct": source.read_text(encoding="utf-8"), "by_sum": by_sum,
                  "stub": released}  # fmt: skip
     for student, text in notebooks.items():
         folder = course_dir / "submitted" / student / name
@@ -124,7 +123,7 @@ def test_nbgrader_round_trip_agrees_with_the_kit(
     nbgrader_scores = automatic_scores(course_dir, name, notebooks)
 
     started = time.monotonic()
-    with Runner(course, spec) as runner:
+    with Runner(course_copy.assignment("vectors")) as runner:
         kit_scores = {
             student: runner.grade(course_dir / "submitted" / student / name / f"{name}.ipynb").score
             for student in notebooks
@@ -132,14 +131,14 @@ def test_nbgrader_round_trip_agrees_with_the_kit(
     kit_seconds = (time.monotonic() - started) / len(notebooks)
     print(f"per notebook: nbgrader autograde {nbgrader_seconds:.2f} s, the kit {kit_seconds:.2f} s")
 
-    encoding = spec.part("encoding").points
+    numeric = spec.part("numeric").points
     assert nbgrader_scores == kit_scores
     assert kit_scores["correct"] == spec.max_score and kit_scores["stub"] == 0
-    assert spec.max_score - encoding <= kit_scores["swapped"] < spec.max_score
+    assert spec.max_score - numeric <= kit_scores["by_sum"] < spec.max_score
 
     nbgrader(course_dir, "generate_feedback", name)
-    feedback = course_dir / "feedback" / "swapped" / name / f"{name}.html"
-    assert "are sin and cos swapped?" in feedback.read_text(encoding="utf-8")
+    feedback = course_dir / "feedback" / "by_sum" / name / f"{name}.html"
+    assert "yours is [0.4286, 0.5714]" in feedback.read_text(encoding="utf-8")
 
 
 def automatic_scores(course_dir: Path, name: str, students: dict[str, str]) -> dict[str, float]:
@@ -156,7 +155,7 @@ def automatic_scores(course_dir: Path, name: str, students: dict[str, str]) -> d
 
 
 def test_a_solved_student_notebook_runs_in_jupyter_with_its_public_checks(
-    tmp_path: Path, course: Course, spec: AssignmentSpec
+    tmp_path: Path, assignment: Assignment, spec: AssignmentSpec
 ) -> None:
     """The student's path: the released notebook, solved, in a copy of the released folder."""
     import nbformat
@@ -164,11 +163,11 @@ def test_a_solved_student_notebook_runs_in_jupyter_with_its_public_checks(
 
     from autograder.authoring.notebook import HIDDEN
 
-    solved = json.loads(instructor_notebook(course, spec))
+    solved = json.loads(instructor_notebook(assignment))
     for cell in solved["cells"]:
         cell["source"] = HIDDEN.sub("", "".join(cell["source"]))  # as released: public only
     folder = tmp_path / "mine"
-    shutil.copytree(course.template_dir, folder)
+    shutil.copytree(assignment.release_dir, folder)
     notebook = nbformat.reads(json.dumps(solved), as_version=4)
     NotebookClient(notebook, timeout=300, resources={"metadata": {"path": str(folder)}}).execute()
     earned = {}
@@ -184,18 +183,15 @@ def test_a_solved_student_notebook_runs_in_jupyter_with_its_public_checks(
         assert 0 < earned[f"test_{part.name}"] < part.points  # the hidden tests hold the rest
 
 
-def test_a_wrong_directive_is_a_config_error_naming_the_file(
-    course_copy: Course, spec: AssignmentSpec
-) -> None:
+def test_a_wrong_directive_is_a_config_error_naming_the_file(course_copy: Course) -> None:
     from autograder.errors import ConfigError
 
-    source = course_copy.assignment_dir(spec) / "notebook.py"
+    vectors = course_copy.assignment("vectors")
+    source = vectors.notebook_source
     text = source.read_text(encoding="utf-8")
-    source.write_text(text.replace("tests encoding", "tests encoding, rotation"), "utf-8")
+    source.write_text(text.replace("tests numeric", "tests numeric, symbolic"), "utf-8")
     with pytest.raises(ConfigError, match=r"notebook\.py.*a test cell runs one part's tests"):
-        student_notebook(course_copy, spec)
-    source.write_text(
-        text.replace("reference sinusoidal_encoding", "reference sinusoidal"), "utf-8"
-    )
-    with pytest.raises(ConfigError, match="the reference defines no sinusoidal"):
-        student_notebook(course_copy, spec)
+        student_notebook(vectors)
+    source.write_text(text.replace("reference scale,", "reference scaled,"), "utf-8")
+    with pytest.raises(ConfigError, match="the reference defines no scaled"):
+        student_notebook(vectors)

@@ -1,12 +1,13 @@
-"""Proofs checked step by step, and symbolic equivalence decided in bounded time."""
+"""Proofs checked step by step in a domain an assignment declares, and symbolic equivalence
+decided in bounded time."""
 
 from __future__ import annotations
 
-import importlib.util
 import time
 from pathlib import Path
 from types import ModuleType
 
+import numpy as np
 import pytest
 import sympy as sp
 
@@ -15,154 +16,111 @@ from autograder.checks import symbolic as symbolic_checks
 from autograder.checks.failure import take_notes
 from autograder.checks.proof import Statement, assert_proof, check_proof
 from autograder.checks.proof_laws import scalar_laws
-from autograder.checks.proof_parse import ScalarDomain
+from autograder.checks.proof_parse import (
+    MatrixDomain,
+    ProofSyntaxError,
+    ScalarDomain,
+    matrix_function,
+)
+from autograder.course.assignment import import_instructor_module
 from autograder.course.course import Course
-from autograder.course.rubric import AssignmentSpec
+from autograder.grading.pytest_plugin import PROOF_DOMAIN_FILE
 from autograder.grading.runners import grade_submission
 
 
 @pytest.fixture(scope="module")
-def statements(course: Course, spec: AssignmentSpec) -> ModuleType:
-    """The statements exactly as the public tests define them."""
-    path = course.public_tests_dir(spec) / "test_proofs.py"
-    module_spec = importlib.util.spec_from_file_location("public_proof_tests", path)
-    assert module_spec is not None and module_spec.loader is not None
-    module = importlib.util.module_from_spec(module_spec)
-    module_spec.loader.exec_module(module)
-    return module
+def domains(course: Course) -> dict[str, ModuleType]:
+    """Each fixture assignment's proof domain, as the `proof_domain` fixture loads it."""
+    return {
+        a.name: import_instructor_module(a.folder / PROOF_DOMAIN_FILE, a.name)
+        for a in course.assignments
+    }
 
 
-def test_reference_proofs_are_complete(statements: ModuleType, reference: ModuleType) -> None:
+@pytest.fixture(scope="module")
+def references(course: Course) -> dict[str, ModuleType]:
+    return {a.name: a.load_reference() for a in course.assignments}
+
+
+def test_the_reference_proofs_are_complete(
+    domains: dict[str, ModuleType], references: dict[str, ModuleType]
+) -> None:
     for proof, statement in [
-        (reference.RELATIVE_POSITION_PROOF, statements.RELATIVE_POSITION),
-        (reference.PERMUTATION_PROOF, statements.PERMUTATION),
+        (references["vectors"].PYTHAGORAS_PROOF, domains["vectors"].PYTHAGORAS),
+        (references["series"].TWICE_PROOF, domains["series"].TWICE),
     ]:
         report = check_proof(proof, statement)
         assert report.credit == 1.0 and all(step.ok for step in report.steps), report.describe()
 
 
-def broken(
-    proof: list[tuple[str, str]], index: int, step: tuple[str, str] | None
-) -> list[tuple[str, str]]:
-    copy = list(proof)
-    if step is None:
-        del copy[index]
-    else:
-        copy[index] = step
-    return copy
+TWICE = [
+    ("twice(A @ B).T", "statement"),
+    ("(2 * A @ B).T", "definition of twice"),
+    ("2 * B.T @ A.T", "transpose of a product"),
+]
 
 
 @pytest.mark.parametrize(
-    ("which", "change", "credit", "reason"),
+    ("step", "credit", "reason"),
     [
-        # a wrong law name on step 3 (of 5 transitions): the 1 valid step before it earns 1/5
-        (
-            "PERMUTATION",
-            (2, ("softmax(P @ X @ X.T @ P.T / sqrt(d)) @ P @ X", "PᵀP = I")),
-            0.2,
-            "does not follow by 'PᵀP = I'; it follows by 'transpose of a product'",
-        ),
-        # a skipped step: angle sum and algebra at once
-        (
-            "RELATIVE_POSITION",
-            (1, None),
-            0.0,
-            "applies two laws at once ('angle sum', then 'algebra')",
-        ),
-        # algebra and Pythagoras at once, named as Pythagoras alone
-        (
-            "RELATIVE_POSITION",
-            (2, ("cos(w*k)", "Pythagoras")),
-            0.25,
-            "applies two laws at once ('algebra', then 'Pythagoras')",
-        ),
-        # a false step after 3 valid ones: 3/5, capped at half
-        (
-            "PERMUTATION",
-            (4, ("P @ softmax(X @ X.T / sqrt(d)) @ P @ X", "PᵀP = I")),
-            0.5,
-            "this step is false: with a 3×3 permutation",
-        ),
-        # a string that is not valid syntax
-        (
-            "RELATIVE_POSITION",
-            (3, ("(sin(w*p)**2 + cos(w*p)**2)*cos(w*k", "algebra")),
-            0.5,
-            "is not valid syntax",
-        ),
-        # strings that try to escape
-        (
-            "PERMUTATION",
-            (1, ("__import__('os')", "definition of attention")),
-            0.0,
-            "'__import__' is not allowed",
-        ),
-        (
-            "PERMUTATION",
-            (1, ("X.__class__", "definition of attention")),
-            0.0,
-            "'.__class__' is not allowed; the only attribute is .T",
-        ),
-        (
-            "RELATIVE_POSITION",
-            (1, ("open('/etc/passwd')", "algebra")),
-            0.0,
-            "open(...) is not allowed",
-        ),
-        (
-            "RELATIVE_POSITION",
-            (1, ("sin(w*p)**1000", "algebra")),
-            0.0,
-            "exponents must be whole numbers",
-        ),
+        # the declared function's law named where the engine's transpose law applies
+        (("2 * B.T @ A.T", "definition of twice"), 0.5,
+         "does not follow by 'definition of twice'; it follows by 'transpose of a product'"),
+        # a false step: the numeric check evaluates the declared function on random matrices
+        (("2 * A.T @ B.T", "transpose of a product"), 0.5, "this step is false"),
+        # a matrix function the assignment did not declare
+        (("softmax(A @ B).T", "transpose of a product"), 0.5, "'softmax' is not allowed"),
+        (("__import__('os')", "transpose of a product"), 0.5, "'__import__' is not allowed"),
+        (("A.__class__", "transpose of a product"), 0.5, "'.__class__' is not allowed"),
+        (("twice(A, B)", "transpose of a product"), 0.5, "'twice' is not allowed"),
     ],
-)
-def test_each_fault_loses_its_steps_credit(
-    statements: ModuleType,
-    reference: ModuleType,
-    which: str,
-    change: tuple,
-    credit: float,
-    reason: str,
+)  # fmt: skip
+def test_each_fault_in_a_declared_domain_loses_its_steps_credit(
+    domains: dict[str, ModuleType], step: tuple[str, str], credit: float, reason: str
 ) -> None:
-    statement = getattr(statements, which)
-    proof = broken(list(getattr(reference, f"{which}_PROOF")), *change)
-    report = check_proof(proof, statement)
+    report = check_proof([*TWICE[:2], step], domains["series"].TWICE)
     assert report.credit == pytest.approx(credit)
-    refused = [step for step in report.steps if not step.ok]
+    refused = [s for s in report.steps if not s.ok]
     assert len(refused) == 1 and reason in refused[0].reason, report.describe()
 
 
-def test_unfinished_and_one_step_proofs(statements: ModuleType, reference: ModuleType) -> None:
-    early = check_proof(reference.PERMUTATION_PROOF[:-1], statements.PERMUTATION)
+def test_a_domain_names_what_it_allows(domains: dict[str, ModuleType]) -> None:
+    domain = domains["series"].MATRICES
+    with pytest.raises(ProofSyntaxError, match=r"use only the names A, B, @, \.T, twice\(\.\.\.\)"):
+        domain.parse("softmax(A)")
+    assert domain.value(domain.parse("twice(A)"), {"A": np.eye(2), "B": np.eye(2)}).tolist() == [
+        [2.0, 0.0], [0.0, 2.0]
+    ]  # fmt: skip
+    with pytest.raises(ValueError, match="cannot name a matrix function"):
+        matrix_function("sqrt", lambda Y, scalars: Y)
+    plain = MatrixDomain(matrices={"A": ("n", "n")})
+    with pytest.raises(ProofSyntaxError, match="'twice' is not allowed"):
+        plain.parse("twice(A)")  # a function belongs to the domain that declares it
+
+
+def test_unfinished_one_step_and_misstarted_proofs(domains: dict[str, ModuleType]) -> None:
+    pythagoras = domains["vectors"].PYTHAGORAS
+    start = ("(sin(a)**2 + cos(a)**2)*b", "statement")
+    early = check_proof([start, ("sin(a)**2*b + cos(a)**2*b", "algebra")], pythagoras)
     assert early.credit == 0.5 and "does not reach the right side" in early.summary
-    jump = [reference.RELATIVE_POSITION_PROOF[0], ("cos(w*k)", "Pythagoras")]
-    one_step = check_proof(jump, statements.RELATIVE_POSITION)
+    one_step = check_proof([start, ("b", "Pythagoras")], pythagoras)
     assert one_step.credit == 0.0
-    wrong_start = check_proof([("cos(w*k)", "statement")], statements.RELATIVE_POSITION)
-    assert (
-        wrong_start.credit == 0.0
-        and "starts from the statement's left side" in wrong_start.steps[0].reason
-    )
+    wrong_start = check_proof([("b", "statement")], pythagoras)
+    assert wrong_start.credit == 0.0
+    assert "starts from the statement's left side" in wrong_start.steps[0].reason
 
 
-def test_failures_raise_partial_credit_with_every_verdict(
-    statements: ModuleType, reference: ModuleType
-) -> None:
+def test_failures_raise_partial_credit_with_every_verdict(domains: dict[str, ModuleType]) -> None:
+    twice = domains["series"].TWICE
     with pytest.raises(PartialCredit) as failure:
-        assert_proof(
-            reference.PERMUTATION_PROOF[:-1], statements.PERMUTATION, what="PERMUTATION_PROOF"
-        )
-    assert failure.value.credit == 0.5
-    assert str(failure.value).count("[ok]") == 5
-    with pytest.raises(NotImplementedError, match="PERMUTATION_PROOF is empty"):
-        assert_proof([], statements.PERMUTATION, what="PERMUTATION_PROOF")
+        assert_proof(TWICE[:2], twice, what="TWICE_PROOF")
+    assert failure.value.credit == 0.5 and str(failure.value).count("[ok]") == 2
+    with pytest.raises(NotImplementedError, match="TWICE_PROOF is empty"):
+        assert_proof([], twice, what="TWICE_PROOF")
     with pytest.raises(CheckFailure, match="should be a list of"):
-        assert_proof("attention(P @ X)", statements.PERMUTATION, what="PERMUTATION_PROOF")
-    with pytest.raises(
-        CheckFailure, match="step 2 of PERMUTATION_PROOF should be a pair of strings"
-    ):
-        assert_proof([("attention(P @ X)", "statement"), ("x",)], statements.PERMUTATION, what="P")
+        assert_proof("twice(A @ B).T", twice, what="TWICE_PROOF")
+    with pytest.raises(CheckFailure, match="step 2 of TWICE_PROOF should be a pair of strings"):
+        assert_proof([TWICE[0], ("x",)], twice, what="T")
 
 
 def test_the_readme_worked_example_is_accepted() -> None:
@@ -183,15 +141,13 @@ def test_the_readme_worked_example_is_accepted() -> None:
 pos, k, w = sp.symbols("pos k w", real=True)
 
 
-def test_relative_dot_variants() -> None:
-    assert_equivalent(
-        sp.cos(w * k) + 0 * pos, sp.cos(w * k), what="relative_dot", symbols=(pos, k, w)
-    )
+def test_equivalence_names_a_point_where_the_answer_differs() -> None:
+    assert_equivalent(sp.cos(w * k) + 0 * pos, sp.cos(w * k), what="dot", symbols=(pos, k, w))
     for wrong in (sp.cos(w * k + pos), sp.sin(w * k)):
         with pytest.raises(
             CheckFailure, match=r"should equal cos\(k\*w\); at pos=.* yours is .* but it should be"
         ):
-            assert_equivalent(wrong, sp.cos(w * k), what="relative_dot", symbols=(pos, k, w))
+            assert_equivalent(wrong, sp.cos(w * k), what="dot", symbols=(pos, k, w))
 
 
 def test_adversarial_expressions_fail_with_a_message() -> None:
@@ -222,8 +178,8 @@ def test_adversarial_expressions_fail_with_a_message() -> None:
 def test_nan_and_infinities_never_pass_the_screen() -> None:
     minus_infinity = sp.log(sp.Integer(0), evaluate=False)  # mpmath: -inf
     nan_times_w = sp.Mul(minus_infinity, sp.Integer(0), w, evaluate=False)  # -inf · 0 = nan
-    with pytest.raises(CheckFailure, match=r"relative_dot is nan at w=.*; it should be"):
-        assert_equivalent(nan_times_w, sp.cos(w), what="relative_dot", symbols=(w,))
+    with pytest.raises(CheckFailure, match=r"dot is nan at w=.*; it should be"):
+        assert_equivalent(nan_times_w, sp.cos(w), what="dot", symbols=(w,))
     with pytest.raises(CheckFailure, match=r"e is -inf at w="):
         assert_equivalent(sp.Add(minus_infinity, w, evaluate=False), w, what="e", symbols=(w,))
 
@@ -233,7 +189,7 @@ def test_only_a_timeout_is_undecided(verdict: str, monkeypatch: pytest.MonkeyPat
     """SymPy finishing without a proof is no proof: the answer fails whatever the policy says."""
     monkeypatch.setattr(symbolic_checks, "prove_equal", lambda left, right: verdict)
     with pytest.raises(CheckFailure, match="could not prove it equal in general"):
-        assert_equivalent(sp.cos(w), sp.cos(w), what="relative_dot", symbols=(w,))
+        assert_equivalent(sp.cos(w), sp.cos(w), what="dot", symbols=(w,))
 
 
 def test_undecided_proofs_follow_the_policy(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -242,25 +198,24 @@ def test_undecided_proofs_follow_the_policy(monkeypatch: pytest.MonkeyPatch) -> 
         symbolic_checks, "POLICY", symbolic_checks.SymbolicPolicy(proof_timeout_s=1e-4)
     )
     take_notes()
-    assert_equivalent(hard, sp.cos(w * k), what="relative_dot", symbols=(pos, k, w))
+    assert_equivalent(hard, sp.cos(w * k), what="dot", symbols=(pos, k, w))
     assert take_notes() == [
-        "relative_dot could not be proved equal within 0.0001 s; numerically equal at 50 points"
+        "dot could not be proved equal within 0.0001 s; numerically equal at 50 points"
     ]
     strict = symbolic_checks.SymbolicPolicy(proof_timeout_s=1e-4, undecided="none")
     monkeypatch.setattr(symbolic_checks, "POLICY", strict)
     with pytest.raises(CheckFailure, match="could not be proved equal"):
-        assert_equivalent(hard, sp.cos(w * k), what="relative_dot", symbols=(pos, k, w))
+        assert_equivalent(hard, sp.cos(w * k), what="dot", symbols=(pos, k, w))
 
 
-def test_partial_credit_reaches_the_grade(
-    tmp_path: Path, course: Course, spec: AssignmentSpec
-) -> None:
-    source = course.reference_path(spec).read_text()
-    unfinished = source.replace('    ("P @ attention(X)", "definition of attention"),\n', "")
+def test_partial_credit_reaches_the_grade(tmp_path: Path, course: Course) -> None:
+    series = course.assignment("series")
+    source = series.reference.read_text()
+    unfinished = source.replace('    ("2 * B.T @ A.T", "transpose of a product"),\n', "")
     assert unfinished != source
     path = tmp_path / "unfinished.py"
     path.write_text(unfinished)
-    result = grade_submission(course, spec, path)
-    (proof,) = [t for t in result.tests if "PERMUTATION_PROOF" in t.name]
-    assert (proof.score, proof.max_score, proof.status) == (2.5, 5.0, "failed")
-    assert result.score == 97.5 and "does not reach the right side" in (proof.message or "")
+    result = grade_submission(series, path)
+    (proof,) = [t for t in result.tests if "TWICE_PROOF" in t.name]
+    assert (proof.score, proof.max_score, proof.status) == (1.0, 2.0, "failed")
+    assert result.score == 9 and "does not reach the right side" in (proof.message or "")

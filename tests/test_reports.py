@@ -16,7 +16,7 @@ from autograder.report import render_gradescope, render_json, render_junit
 SCHEMA = json.loads((Path(__file__).parent / "gradescope_results.schema.json").read_text())
 
 GRADED = SubmissionResult(
-    assignment="positional_encoding",
+    assignment="vectors",
     submission="alice",
     status="graded",
     score=2.5,
@@ -31,14 +31,14 @@ GRADED = SubmissionResult(
         TestResult(
             name="random shapes", nodeid="hidden_tests/t.py::b", part="encoding", score=0.0,
             max_score=1.5, status="failed", visibility="after_due_date",
-            message="sinusoidal_encoding(3, 4)[1, 2] should be 0.01; yours is 0.1",
+            message="normalise(v)[1] should be 0.8; yours is 0.6",
         ),
         TestResult(
-            name="loop", nodeid="hidden_tests/t.py::c", part="attention", score=0.5,
+            name="loop", nodeid="hidden_tests/t.py::c", part="symbolic", score=0.5,
             max_score=0.5, status="passed", visibility="hidden",
         ),
         TestResult(
-            name="slow", nodeid="hidden_tests/t.py::d", part="attention", score=0.0,
+            name="slow", nodeid="hidden_tests/t.py::d", part="symbolic", score=0.0,
             max_score=0.0, status="timeout", visibility="hidden", message="no return in 5 s",
         ),
     ),
@@ -46,11 +46,11 @@ GRADED = SubmissionResult(
     notes=("1 IPython magic or shell line(s) were commented out",),
 )  # fmt: skip
 UNGRADABLE = SubmissionResult(
-    assignment="positional_encoding", submission="bob", status="ungradable", score=0.0,
+    assignment="vectors", submission="bob", status="ungradable", score=0.0,
     max_score=100.0, isolation=(), duration_s=0.01, message="the notebook is not valid JSON",
 )  # fmt: skip
 GRADER_ERROR = SubmissionResult(
-    assignment="positional_encoding", submission="carol", status="grader_error", score=0.0,
+    assignment="vectors", submission="carol", status="grader_error", score=0.0,
     max_score=100.0, isolation=(), duration_s=60.0, message="the grader's runner did not finish",
 )  # fmt: skip
 
@@ -71,13 +71,13 @@ def test_gradescope_content() -> None:
     rendered = json.loads(render_gradescope(GRADED))
     assert [t["status"] for t in rendered["tests"]] == ["passed", "failed", "passed", "failed"]
     assert rendered["tests"][1]["visibility"] == "after_due_date"
-    assert rendered["tests"][1]["output"].startswith("sinusoidal_encoding(3, 4)[1, 2] should be")
+    assert rendered["tests"][1]["output"].startswith("normalise(v)[1] should be")
     assert rendered["stdout_visibility"] == "hidden"
     # the summary students see at once is built from the visible test alone: the hidden tests'
     # losses (1.5 points of encoding) must not show before the due date
     assert rendered["output"].startswith("Tests shown now: 2 / 2 points. 3 more tests (2 points)")
     assert "encoding: 2 / 2" in rendered["output"] and "3.5" not in rendered["output"]
-    assert "attention" not in rendered["output"] and "2.5" not in rendered["output"]
+    assert "symbolic" not in rendered["output"] and "2.5" not in rendered["output"]
     assert "hidden_tests" not in json.dumps(rendered)  # test files' names stay with the grader
     assert "not valid JSON" in json.loads(render_gradescope(UNGRADABLE))["output"]
 
@@ -98,9 +98,7 @@ def test_schema_rejects_what_gradescope_would() -> None:
 @pytest.mark.parametrize("result", [GRADED, UNGRADABLE], ids=lambda r: r.status)
 def test_junit_xml_parses(result: SubmissionResult) -> None:
     suite = ET.fromstring(render_junit(result))
-    assert (
-        suite.tag == "testsuite" and suite.get("name") == f"positional_encoding.{result.submission}"
-    )
+    assert suite.tag == "testsuite" and suite.get("name") == f"vectors.{result.submission}"
     cases = suite.findall("testcase")
     if result.status == "graded":
         assert len(cases) == 4 and suite.get("failures") == "1" and suite.get("errors") == "1"

@@ -33,13 +33,28 @@ def write(tmp_path: Path, text: str) -> Path:
     return path
 
 
-def test_the_course_rubric(course: Course) -> None:
-    spec = course.rubric.assignment()
-    assert spec.name == "positional_encoding" and spec.module == "positional_encoding.py"
-    assert {p.name: p.points for p in spec.parts} == {
-        "encoding": 30, "attention": 25, "rotation": 15, "symbolic": 15, "permutation": 15,
-    }  # fmt: skip
-    assert spec.max_score == 100
+def test_the_fixture_course_rubric(course: Course) -> None:
+    vectors, series = course.rubric.assignments
+    assert (vectors.name, vectors.module, series.name, series.module) == (
+        "vectors",
+        "vectors.py",
+        "series",
+        "series.py",
+    )
+    assert {p.name: p.points for p in vectors.parts} == {"numeric": 6, "symbolic": 4}
+    assert (vectors.max_score, series.max_score) == (10, 10)
+    assert (vectors.preload, series.preload) == ((), ("fractions",))
+    assert [m.name for m in vectors.manual] == ["why_unit"]
+    with pytest.raises(ConfigError, match=r"several assignments .*name one with --assignment"):
+        course.rubric.assignment()
+
+
+def test_preload_names_modules(tmp_path: Path) -> None:
+    text = VALID.replace('module = "demo.py"', 'module = "demo.py"\npreload = ["os.path", 3]')
+    with pytest.raises(
+        ConfigError, match=r"\[assignments.demo.preload\] must be a list of module names"
+    ):
+        load_rubric(write(tmp_path, text))
 
 
 def test_parsed_values_are_frozen(tmp_path: Path) -> None:

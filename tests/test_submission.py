@@ -8,12 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from autograder.course.course import Course
-from autograder.course.rubric import AssignmentSpec
+from autograder.course.assignment import Assignment
 from autograder.grading.runners import grade_submission
 from autograder.grading.submission import Ungradable, load_submission, notebook_to_module
 
-MODULE = "positional_encoding.py"
+MODULE = "vectors.py"
 SOURCE = "def f():\n    return 1\n"
 
 
@@ -84,7 +83,7 @@ def test_zip_paths_cannot_escape(tmp_path: Path) -> None:
 def test_folder_without_the_module_lists_what_it_found(tmp_path: Path) -> None:
     (tmp_path / "erin").mkdir()
     (tmp_path / "erin" / "solution.py").write_text(SOURCE)
-    with pytest.raises(Ungradable, match=r"no positional_encoding\.py found .*solution\.py"):
+    with pytest.raises(Ungradable, match=r"no vectors\.py found .*solution\.py"):
         load_submission(tmp_path / "erin", module=MODULE)
 
 
@@ -94,33 +93,30 @@ def test_notebook_module_keeps_cell_order() -> None:
 
 
 def test_ungradable_and_partly_broken_submissions_are_still_results(
-    tmp_path: Path, course: Course, spec: AssignmentSpec
+    tmp_path: Path, assignment: Assignment
 ) -> None:
     bad = tmp_path / "frank.ipynb"
     bad.write_text("{")
-    result = grade_submission(course, spec, bad)
+    result = grade_submission(assignment, bad)
     assert (
         result.status == "ungradable"
         and result.score == 0
         and "not valid JSON" in (result.message or "")
     )
     syntax = tmp_path / "grace.py"
-    syntax.write_text("def sinusoidal_encoding(T, C)\n    pass\n")
-    broken = grade_submission(course, spec, syntax)
+    syntax.write_text("def normalise(v)\n    pass\n")
+    broken = grade_submission(assignment, syntax)
     assert broken.status == "graded" and broken.score == 0
     assert {t.message for t in broken.tests} == {
-        "positional_encoding.py has a syntax error on line 1: expected ':'"
+        "vectors.py has a syntax error on line 1: expected ':'"
     }
     partial = tmp_path / "heidi.py"
-    reference = course.reference_path(spec).read_text()
-    partial.write_text(reference.split('# Part "rotation"')[0])  # encoding and attention only
-    half = grade_submission(course, spec, partial)
-    assert half.part_scores()["encoding"] == (30, 30) and half.part_scores()["attention"] == (
-        25,
-        25,
-    )
-    missing = {t.message for t in half.tests if t.part == "rotation"}
+    reference = assignment.reference.read_text()
+    partial.write_text(reference.split("def square_sum(")[0])  # the numeric part only
+    half = grade_submission(assignment, partial)
+    assert half.part_scores() == {"numeric": (6, 6), "symbolic": (0, 4)}
+    missing = {t.message for t in half.tests if t.part == "symbolic"}
     assert missing == {
-        "positional_encoding.py does not define `rotation_matrix`",
-        "positional_encoding.py does not define `shift_matrix`",
+        "vectors.py does not define `square_sum`",
+        "vectors.py does not define `PYTHAGORAS_PROOF`",
     }

@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from autograder.course.assignment import Assignment
 from autograder.course.course import Course
-from autograder.course.rubric import AssignmentSpec
 from autograder.grading.feedback import SubmissionImportError
 from autograder.grading.runners import grade_submission
 from autograder.sandbox.client import (
@@ -31,11 +31,11 @@ def session_for(tmp_path: Path, source: str, limits: Limits = LIMITS) -> Student
     folder = tmp_path / "submission"
     folder.mkdir()
     tmp_path.chmod(0o755)
-    module = folder / "positional_encoding.py"
+    module = folder / "vectors.py"
     module.write_text(source, encoding="utf-8")
     isolation = choose(hidden=[Path(__file__).resolve().parents[1]])
     return StudentSession(
-        submission=module, module_name="positional_encoding", limits=limits, isolation=isolation
+        submission=module, module_name="vectors", limits=limits, isolation=isolation
     )
 
 
@@ -98,7 +98,7 @@ def test_student_exceptions_keep_their_class_and_line(session: StudentSession) -
     with pytest.raises(ValueError, match="T must be >= 0") as error:
         session.call("boom", (), {})
     line = session.submission.read_text().splitlines().index("def boom():") + 2
-    assert error.value.student_location == ("boom", "positional_encoding.py", line)  # type: ignore[attr-defined]
+    assert error.value.student_location == ("boom", "vectors.py", line)  # type: ignore[attr-defined]
     with pytest.raises(Exception, match="Oops: mine") as custom:
         session.call("custom", (), {})
     assert type(custom.value).__name__ == "StudentCodeError"
@@ -157,11 +157,9 @@ def test_output_is_capped(session: StudentSession) -> None:
 
 
 def test_missing_function_and_import_errors(tmp_path: Path) -> None:
-    missing_error = pytest.raises(
-        SubmissionImportError, match="does not define `sinusoidal_encoding`"
-    )
+    missing_error = pytest.raises(SubmissionImportError, match="does not define `normalise`")
     with session_for(tmp_path, "x = 1\n") as missing, missing_error:
-        missing.call("sinusoidal_encoding", (2, 2), {})
+        missing.call("normalise", (2, 2), {})
     other = tmp_path / "other"
     other.mkdir()
     import_error = pytest.raises(SubmissionImportError, match="No module named 'not_a_module'")
@@ -187,7 +185,7 @@ def test_environment_is_scrubbed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
 
 def test_trusted_process_never_imports_the_submission(
-    tmp_path: Path, course: Course, spec: AssignmentSpec, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, assignment: Assignment, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     grader_cwd = tmp_path / "grader"
     grader_cwd.mkdir()
@@ -199,30 +197,31 @@ def test_trusted_process_never_imports_the_submission(
         "print('imported by', ' '.join(sys.argv), 'in', os.getcwd())\n",
         encoding="utf-8",
     )
-    result = grade_submission(course, spec, submission)
+    result = grade_submission(assignment, submission)
     assert "imported by" in result.output and '"slot":' in result.output  # the zygote's argv
-    markers = [p for p in (grader_cwd, course.root, tmp_path) if (p / "IMPORTED-HERE").exists()]
+    root = assignment.course.root
+    markers = [p for p in (grader_cwd, root, tmp_path) if (p / "IMPORTED-HERE").exists()]
     assert markers == []  # only the worker's private (and now removed) folder ever held one
 
 
 def test_grading_without_bubblewrap_still_isolates_what_it_can(
-    course_copy: Course, spec: AssignmentSpec
+    course_copy: Course, tmp_path: Path
 ) -> None:
     rubric = course_copy.root / "grading.toml"
     off = rubric.read_text().replace('bubblewrap = "auto"', 'bubblewrap = "off"')
     rubric.write_text(off, "utf-8")
-    orphan = course_copy.root / "assignments" / spec.name / "sample_class" / "hostile_orphan.py"
+    orphan = tmp_path / "orphan.py"
+    correct = course_copy.assignment("vectors").sample_class / "correct_vectorised.py"
+    orphan.write_text(ORPHAN + correct.read_text(), "utf-8")
     if os.geteuid() == 0 and not os.stat("/root").st_mode & 0o001:  # this interpreter: /root
         course_off = Course.load(course_copy.root)
-        refused = grade_submission(course_off, course_off.rubric.assignment(), orphan)
+        refused = grade_submission(course_off.assignment("vectors"), orphan)
         assert refused.status == "grader_error"
         assert "the worker would run as root" in str(refused.message)
         assert 'isolation = "unsafe"' in str(refused.message)
     rubric.write_text(off.replace('isolation = "confined"', 'isolation = "unsafe"'), "utf-8")
-    course_off = Course.load(course_copy.root)
-    spec_off = course_off.rubric.assignment()
-    result = grade_submission(course_off, spec_off, orphan)
-    assert result.score == 100 and "bwrap" not in result.isolation
+    result = grade_submission(Course.load(course_copy.root).assignment("vectors"), orphan)
+    assert result.score == 10 and "bwrap" not in result.isolation
     assert result.isolation[:2] == ("process", "rlimits")
     engine = str(Path(__file__).resolve().parents[1]).encode()  # another checkout may grade too
     alive = [
@@ -233,6 +232,21 @@ def test_grading_without_bubblewrap_still_isolates_what_it_can(
         and engine in _cmdline(p)
     ]
     assert alive == []
+
+
+ORPHAN = """\
+import os as _os
+import time as _time
+
+# leaves a process behind, in a session of its own, that would outlive the grader
+if hasattr(_os, "fork") and _os.fork() == 0:
+    _os.setsid()
+    if _os.fork() == 0:
+        while True:
+            _time.sleep(1)
+    _os._exit(0)
+
+"""
 
 
 def _cmdline(process: Path) -> bytes:
@@ -270,7 +284,7 @@ def _allowed_under_tmp() -> list[str]:
 
 
 def test_runner_and_worker_use_the_graders_engine_from_any_folder(
-    tmp_path: Path, course: Course, spec: AssignmentSpec
+    tmp_path: Path, course: Course, assignment: Assignment
 ) -> None:
     """A folder holding another `autograder` (a second checkout) must not change the engine."""
     import os
@@ -287,11 +301,12 @@ def test_runner_and_worker_use_the_graders_engine_from_any_folder(
         f"import sys; sys.path.insert(0, {engine!r}); "
         "from autograder.cli import main; sys.exit(main(sys.argv[1:]))"
     )
-    command = ["grade", str(course.reference_path(spec)), "--course", str(course.root)]
+    command = ["grade", str(assignment.reference), "--course", str(course.root),
+               "--assignment", "vectors"]  # fmt: skip
     environment = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     done = subprocess.run(
         [sys.executable, "-c", script, *command],
         cwd=tmp_path, capture_output=True, text=True, env=environment,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.startswith("positional_encoding: 100 / 100")
+    assert done.stdout.startswith("vectors: 10 / 10")

@@ -13,13 +13,14 @@ import pytest
 import yaml
 
 from autograder.cli import _parser
-from autograder.course.course import Course
-from autograder.course.rubric import AssignmentSpec
+from autograder.course.assignment import Assignment
 
 ROOT = Path(__file__).resolve().parents[1]
 
 WORKFLOWS = [ROOT / ".github" / "workflows" / "grade-class.yml",
-             ROOT / "student_template" / ".github" / "workflows" / "check.yml"]  # fmt: skip
+             ROOT / "tests" / "fixtures" / "course" / "student_template" / "vectors" / ".github"
+             / "workflows" / "check.yml"]  # fmt: skip
+"""The instructor's workflow (this repository's), and the one every release gives students."""
 EXPRESSION = re.compile(r"\$\{\{[^}]*\}\}")
 
 
@@ -68,15 +69,15 @@ def test_the_readme_shows_the_instructor_workflow() -> None:
 
 
 def test_the_student_workflow_runs_the_public_checks(
-    tmp_path: Path, course: Course, spec: AssignmentSpec
+    tmp_path: Path, assignment: Assignment
 ) -> None:
-    """The step runs for real in a copy of the template: red on the stubs, green when solved."""
+    """The step runs for real in a copy of the release: red on the stubs, green when solved."""
     (found,) = commands(WORKFLOWS[1])
     repository = tmp_path / "student-repository"
-    shutil.copytree(course.template_dir, repository)
+    shutil.copytree(assignment.release_dir, repository)
     autograder = [sys.executable, "-m", "autograder", *found]
     stubs = subprocess.run(autograder, cwd=repository, capture_output=True, text=True)
     assert stubs.returncode == 1 and "not implemented yet" in stubs.stdout
-    shutil.copy(course.reference_path(spec), repository / spec.module)
+    shutil.copy(assignment.reference, repository / assignment.spec.module)
     solved = subprocess.run(autograder, cwd=repository, capture_output=True, text=True)
     assert solved.returncode == 0, solved.stdout[-2000:]

@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 import pytest
 
+from autograder.course.assignment import Assignment
 from autograder.course.course import TEMPLATE_INI, Course
 from autograder.errors import ConfigError
 from autograder.grading.pytest_plugin import GradingContext, recorder
@@ -47,11 +48,9 @@ def part_points(
     module = types.ModuleType("student")
     module.__dict__.update({k: v for k, v in namespace.items() if not k.startswith("_")})
     if tests == "all":
-        loaded = Course.load(Path(course) if course else find_course())
-        spec = loaded.rubric.assignment(assignment)
-        if part not in {p.name for p in spec.parts}:
-            raise ConfigError(f"{spec.name} has no part {part!r}")
-        outcomes = run_part(loaded, spec.name, part, module)
+        chosen = Course.load(Path(course) if course else find_course()).assignment(assignment)
+        chosen.spec.part(part)  # a ConfigError naming the parts when it is unknown
+        outcomes = run_part(chosen, part, module)
     else:
         outcomes = run_public_part(part, module)
     for outcome in outcomes:
@@ -65,21 +64,19 @@ def part_points(
     return round(total, 6)
 
 
-def run_whole(course: Course, assignment: str | None, namespace: Mapping[str, Any]) -> float:
+def run_whole(assignment: Assignment, namespace: Mapping[str, Any]) -> float:
     """Every part's points for `namespace`'s functions, run here (the benchmark's bare limit)."""
-    spec = course.rubric.assignment(assignment)
-    module = types.ModuleType(spec.module_name)
+    module = types.ModuleType(assignment.spec.module_name)
     module.__dict__.update({k: v for k, v in namespace.items() if not k.startswith("__")})
-    return round(sum(earned(o) for o in run_part(course, spec.name, None, module)), 6)
+    return round(sum(earned(o) for o in run_part(assignment, None, module)), 6)
 
 
-def run_part(course: Course, assignment: str, part: str | None, student: Any) -> list[TestOutcome]:
+def run_part(assignment: Assignment, part: str | None, student: Any) -> list[TestOutcome]:
     """Every test of `part` (of all parts: None), public and hidden, run here on `student`."""
-    from autograder.grading.serve import assignment_test_folders, grading_context
+    from autograder.grading.serve import grading_context
 
-    spec = course.rubric.assignment(assignment)
-    context = grading_context(course, spec, student=student)
-    return _run(assignment_test_folders(course, spec), course.assignment_dir(spec), context, part)
+    context = grading_context(assignment, student=student)
+    return _run(assignment.test_folders, assignment.folder, context, part)
 
 
 def run_public_part(part: str, student: Any) -> list[TestOutcome]:
@@ -106,6 +103,7 @@ def _run(
         ini = Path(scratch) / "pytest.ini"
         ini.write_text("[pytest]\n", encoding="utf-8")
         arguments = [*map(str, tests), "-c", str(ini), "--rootdir", str(rootdir),
+                     "--confcutdir", str(rootdir),
                      "-p", "autograder.grading.pytest_plugin", "--import-mode=importlib",
                      "-p", "no:cacheprovider", "-p", "no:terminal"]  # fmt: skip
         pytest.main(arguments, plugins=[context, selector])

@@ -23,11 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from autograder.authoring.solutions import strip_solutions
-from autograder.course.course import Course
-from autograder.course.rubric import AssignmentSpec
+from autograder.course.assignment import Assignment
 from autograder.errors import ConfigError
 
-SOURCE_NAME = "notebook.py"
 DIRECTIVE = re.compile(r"^# autograder: (reference|tests) (.+)$", re.MULTILINE)
 HIDDEN = re.compile(r"^### BEGIN HIDDEN TESTS\n.*?^### END HIDDEN TESTS\n?", re.S | re.M)
 ANSWER_PLACEHOLDER = "YOUR ANSWER HERE"
@@ -38,27 +36,23 @@ _tests, _course = "public", None  # nbgrader's autograde runs the hidden tests t
 ### BEGIN HIDDEN TESTS
 _tests, _course = "all", {course!r}
 ### END HIDDEN TESTS
-part_points({part!r}, globals(), tests=_tests, course=_course)
+part_points({part!r}, globals(), tests=_tests, course=_course, assignment={assignment!r})
 """
 
 
-def source_path(course: Course, spec: AssignmentSpec) -> Path:
-    return course.assignment_dir(spec) / SOURCE_NAME
+def has_notebook(assignment: Assignment) -> bool:
+    return assignment.notebook_source.is_file()
 
 
-def has_notebook(course: Course, spec: AssignmentSpec) -> bool:
-    return source_path(course, spec).is_file()
-
-
-def instructor_notebook(course: Course, spec: AssignmentSpec) -> str:
+def instructor_notebook(assignment: Assignment) -> str:
     """nbgrader's source notebook: reference solutions and hidden tests in place."""
-    return _write(_build(course, spec))
+    return _write(_build(assignment))
 
 
-def student_notebook(course: Course, spec: AssignmentSpec) -> str:
+def student_notebook(assignment: Assignment) -> str:
     """The student's notebook: the module's stubs, public tests only, no model answers."""
-    notebook = _build(course, spec)
-    origin = str(source_path(course, spec).relative_to(course.root))
+    notebook = _build(assignment)
+    origin = assignment.relative(assignment.notebook_source)
     for cell in notebook["cells"]:
         grading = cell["metadata"].get("nbgrader", {})
         text = "".join(cell["source"])
@@ -74,23 +68,22 @@ def student_notebook(course: Course, spec: AssignmentSpec) -> str:
     return _write(notebook)
 
 
-def _build(course: Course, spec: AssignmentSpec) -> dict[str, Any]:
+def _build(assignment: Assignment) -> dict[str, Any]:
     import jupytext
 
-    path = source_path(course, spec)
+    spec = assignment.spec
+    path = assignment.notebook_source
     if not path.is_file():
         raise ConfigError(f"{path} does not exist: the assignment has no notebook")
     notebook = jupytext.reads(path.read_text(encoding="utf-8"), fmt="py:percent")
-    definitions = _definitions(course.reference_path(spec))
+    definitions = _definitions(assignment.reference)
     points = {f"test_{p.name}": p.points for p in spec.parts}
     points.update({m.name: m.points for m in spec.manual})
     cells = []
     for number, cell in enumerate(notebook.cells, start=1):
         text = cell.source
         if cell.cell_type == "code":
-            text = DIRECTIVE.sub(
-                lambda match: _expand(match, definitions, spec, course, path), text
-            )
+            text = DIRECTIVE.sub(lambda match: _expand(match, definitions, assignment, path), text)
         metadata = {k: v for k, v in cell.metadata.items() if k in ("nbgrader", "tags")}
         grading = metadata.get("nbgrader")
         if grading is not None:
@@ -121,8 +114,7 @@ def _build(course: Course, spec: AssignmentSpec) -> dict[str, Any]:
 def _expand(
     match: re.Match[str],
     definitions: dict[str, str],
-    spec: AssignmentSpec,
-    course: Course,
+    assignment: Assignment,
     path: Path,
 ) -> str:
     kind, names = match.group(1), [n.strip() for n in match.group(2).split(",")]
@@ -130,8 +122,10 @@ def _expand(
         if len(names) != 1:
             raise ConfigError(f"{path}: `{match.group(0)}`: a test cell runs one part's tests")
         (part,) = names
-        spec.part(part)  # a ConfigError naming the parts when it is unknown
-        return TEST_CELL.format(part=part, course=str(course.root)).rstrip("\n")
+        assignment.spec.part(part)  # a ConfigError naming the parts when it is unknown
+        return TEST_CELL.format(
+            part=part, course=str(assignment.course.root), assignment=assignment.name
+        ).rstrip("\n")
     missing = [name for name in names if name not in definitions]
     if missing:
         raise ConfigError(f"{path}: the reference defines no {', '.join(missing)}")
@@ -190,12 +184,13 @@ c.ClearSolutions.code_stub = {{"python": "raise NotImplementedError()"}}
 """
 
 
-def write_nbgrader_course(course: Course, spec: AssignmentSpec, target: Path) -> list[Path]:
+def write_nbgrader_course(assignment: Assignment, target: Path) -> list[Path]:
     """An nbgrader course folder: nbgrader_config.py and source/NAME/ with the notebook, the
     public tests and their pytest.ini (nbgrader releases every file of the source folder, so
     students can run the public checks next to the notebook)."""
     from autograder.authoring.release import render_release
 
+    spec, course = assignment.spec, assignment.course
     target = target.resolve()
     folder = target / "source" / spec.name
     folder.mkdir(parents=True, exist_ok=True)
@@ -203,9 +198,9 @@ def write_nbgrader_course(course: Course, spec: AssignmentSpec, target: Path) ->
         target / "nbgrader_config.py": NBGRADER_CONFIG.format(
             assignment=spec.name, root=str(target), course_id=course.root.name or "course"
         ),
-        folder / f"{spec.name}.ipynb": instructor_notebook(course, spec),
+        folder / f"{spec.name}.ipynb": instructor_notebook(assignment),
     }
-    for relative, content in render_release(course, spec).items():
+    for relative, content in render_release(assignment).items():
         if relative.startswith("tests/") or relative == "pytest.ini":
             files[folder / relative] = content
     for path, content in files.items():

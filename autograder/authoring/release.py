@@ -1,4 +1,5 @@
-"""`autograder release`: write the student's version of an assignment into `student_template/`.
+"""`autograder release`: write the student's version of an assignment into its own folder,
+`student_template/NAME/`.
 
 The release is a pure function of the course files (`render_release`); writing it and checking
 the committed copy for drift are two thin uses of that one rendering.
@@ -10,17 +11,18 @@ from pathlib import Path
 
 from autograder.authoring.notebook import has_notebook, student_notebook
 from autograder.authoring.solutions import has_solution_regions, strip_solutions
-from autograder.course.course import SUBMISSION_INI, TEMPLATE_INI, Course
-from autograder.course.rubric import AssignmentSpec
+from autograder.course.assignment import Assignment
+from autograder.course.course import SUBMISSION_INI, TEMPLATE_INI
 from autograder.errors import ConfigError, TemplateDriftError
 
 IGNORED_NAMES = {"__pycache__", ".pytest_cache", ".ipynb_checkpoints", ".DS_Store"}
 PROGRAM = "autograder release"
 
 
-def render_release(course: Course, spec: AssignmentSpec) -> dict[str, str]:
-    """Every file of the student's release, as {path relative to the template: content}."""
-    reference = course.reference_path(spec)
+def render_release(assignment: Assignment) -> dict[str, str]:
+    """Every file of the student's release, as {path relative to its folder: content}."""
+    spec = assignment.spec
+    reference = assignment.reference
     if not reference.is_file():
         raise ConfigError(f"{reference} does not exist: the reference solution of {spec.name}")
     source = reference.read_text(encoding="utf-8")
@@ -30,19 +32,22 @@ def render_release(course: Course, spec: AssignmentSpec) -> dict[str, str]:
             "out the solution"
         )
     files = {
-        spec.module: _python_header(course, reference, student_file=True)
-        + strip_solutions(source, origin=str(reference.relative_to(course.root))),
-        TEMPLATE_INI: _pytest_ini(course, spec),
-        "README.md": _readme(course, spec),
+        spec.module: _python_header(assignment, reference, student_file=True)
+        + strip_solutions(source, origin=assignment.relative(reference)),
+        TEMPLATE_INI: _pytest_ini(assignment),
+        "README.md": _readme(assignment),
     }
-    tests = course.public_tests_dir(spec)
+    if assignment.proof_domain_file.is_file():  # the public tests' proof vocabulary: no secret
+        domain = assignment.proof_domain_file
+        files[domain.name] = _python_header(assignment, domain) + domain.read_text("utf-8")
+    tests = assignment.public_tests
     test_files = sorted(tests.glob("*.py")) if tests.is_dir() else []
     if not any(path.name.startswith("test_") for path in test_files):
         raise ConfigError(f"{tests} holds no test_*.py file: students would get no public test")
     for path in test_files:
-        files[f"tests/{path.name}"] = _python_header(course, path) + path.read_text("utf-8")
-    if has_notebook(course, spec):
-        files[f"{spec.module_name}.ipynb"] = student_notebook(course, spec)
+        files[f"tests/{path.name}"] = _python_header(assignment, path) + path.read_text("utf-8")
+    if has_notebook(assignment):
+        files[f"{spec.module_name}.ipynb"] = student_notebook(assignment)
     files[".github/workflows/check.yml"] = STUDENT_WORKFLOW.format(module=spec.module)
     return files
 
@@ -70,10 +75,11 @@ jobs:
 """
 
 
-def write_release(course: Course, spec: AssignmentSpec) -> list[Path]:
-    """Write the release into `student_template/`, removing files a previous release left."""
-    files = render_release(course, spec)
-    target = course.template_dir
+def write_release(assignment: Assignment) -> list[Path]:
+    """Write the release into the assignment's release folder, removing files a previous
+    release left there (and nowhere else: other assignments' folders are not touched)."""
+    files = render_release(assignment)
+    target = assignment.release_dir
     for stale in sorted(set(_existing(target)) - set(files)):
         (target / stale).unlink()
     written = []
@@ -86,12 +92,12 @@ def write_release(course: Course, spec: AssignmentSpec) -> list[Path]:
     return written
 
 
-def check_release(course: Course, spec: AssignmentSpec) -> None:
-    """Raise TemplateDriftError, naming each file, when `student_template/` is not up to date."""
-    files = render_release(course, spec)
-    target = course.template_dir
+def check_release(assignment: Assignment) -> None:
+    """Raise TemplateDriftError, naming each file, when the release folder is not up to date."""
+    files = render_release(assignment)
+    target = assignment.release_dir
     existing = _existing(target)
-    folder = target.name
+    folder = assignment.relative(target)
     drifted = [f"missing: {folder}/{name}" for name in sorted(set(files) - set(existing))]
     drifted += [f"not generated: {folder}/{name}" for name in sorted(set(existing) - set(files))]
     drifted += [
@@ -113,8 +119,8 @@ def _existing(folder: Path) -> list[str]:
     )
 
 
-def _python_header(course: Course, source: Path, *, student_file: bool = False) -> str:
-    origin = source.relative_to(course.root).as_posix()
+def _python_header(assignment: Assignment, source: Path, *, student_file: bool = False) -> str:
+    origin = assignment.relative(source)
     lines = [f"# Generated by `{PROGRAM}` from {origin}; instructors edit that file, not this one."]
     if student_file:
         lines.append(
@@ -124,27 +130,27 @@ def _python_header(course: Course, source: Path, *, student_file: bool = False) 
     return "\n".join(lines) + "\n"
 
 
-def _pytest_ini(course: Course, spec: AssignmentSpec) -> str:
+def _pytest_ini(assignment: Assignment) -> str:
     return (
-        f"# Generated by `{PROGRAM}` from {course.rubric.path.name}.\n"
+        f"# Generated by `{PROGRAM}` from {assignment.course.rubric.path.name}.\n"
         "# Lets plain `pytest` run the public tests on your module (the kit must be installed).\n"
         "[pytest]\n"
         "addopts = -p autograder.grading.pytest_plugin -p no:cacheprovider"
         " --import-mode=importlib\n"
         "testpaths = tests\n"
-        f"{SUBMISSION_INI} = {spec.module}\n"
+        f"{SUBMISSION_INI} = {assignment.spec.module}\n"
     )
 
 
-def _readme(course: Course, spec: AssignmentSpec) -> str:
-    readme = course.assignment_dir(spec) / "README.md"
+def _readme(assignment: Assignment) -> str:
+    readme = assignment.readme
     if not readme.is_file():
         raise ConfigError(f"{readme} does not exist: the assignment's text for students")
-    origin = readme.relative_to(course.root).as_posix()
+    origin = assignment.relative(readme)
     body = readme.read_text(encoding="utf-8").rstrip("\n")
     return (
         f"<!-- Generated by `{PROGRAM}` from {origin}; instructors edit that file. -->\n"
-        f"{body}\n\n{_WORKING_ON_IT.format(module=spec.module)}"
+        f"{body}\n\n{_WORKING_ON_IT.format(module=assignment.spec.module)}"
     )
 
 

@@ -18,16 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.authoring.solutions import solution_source
-from autograder.course.course import Course
-from autograder.course.rubric import AssignmentSpec
+from autograder.course.assignment import Assignment
 from autograder.grading.diagnose import Misconception
 from autograder.grading.results import SubmissionResult
 from autograder.grading.runners import RunnerPool
-from autograder.grading.serve import load_catalogue
 
 
 @dataclass(frozen=True)
-class Verdict:
+class CaseVerdict:
     """One row of the validation table."""
 
     name: str
@@ -51,30 +49,28 @@ class _Case:
 
 
 def validate(
-    course: Course, spec: AssignmentSpec, *, only: Sequence[str] = (), jobs: int = 2
-) -> list[Verdict]:
-    """Grade every case and judge it against what it must score."""
-    catalogue = load_catalogue(course.assignment_dir(spec))
+    assignment: Assignment, *, only: Sequence[str] = (), jobs: int = 2
+) -> list[CaseVerdict]:
+    """Grade every case of `assignment` and judge it against what it must score."""
+    catalogue = assignment.load_catalogue()
     with tempfile.TemporaryDirectory(prefix="autograder-validate-") as scratch:
-        cases = _cases(course, spec, catalogue, Path(scratch))
+        cases = _cases(assignment, catalogue, Path(scratch))
         if only:
             cases = [
                 case for case in cases if case.name in only or case.name.split(": ")[-1] in only
             ]
         size = max(1, min(jobs, len(cases)))
-        with RunnerPool(course, spec, size=size) as runners, ThreadPoolExecutor(size) as pool:
+        with RunnerPool(assignment, size=size) as runners, ThreadPoolExecutor(size) as pool:
             results = list(pool.map(lambda case: runners.grade(case.path), cases))
-    return [_judge(case, result, spec) for case, result in zip(cases, results, strict=True)]
+    return [_judge(case, result) for case, result in zip(cases, results, strict=True)]
 
 
-def _cases(
-    course: Course, spec: AssignmentSpec, catalogue: Sequence[Misconception], folder: Path
-) -> list[_Case]:
-    reference = course.reference_path(spec)
+def _cases(assignment: Assignment, catalogue: Sequence[Misconception], folder: Path) -> list[_Case]:
+    reference = assignment.reference
     solution = solution_source(reference.read_text(encoding="utf-8"), origin=str(reference))
     cases = [
         _Case("reference", reference, "full marks"),
-        _Case("stubs", course.template_dir / spec.module, "zero"),
+        _Case("stubs", assignment.release_dir / assignment.spec.module, "zero"),
     ]
     for misconception in catalogue:
         path = folder / f"{misconception.name}.py"
@@ -82,7 +78,7 @@ def _cases(
         parts = "/".join((misconception.part, *misconception.also_affects))
         expected = f"loses {parts} only; hint"
         cases.append(_Case(f"variant: {misconception.name}", path, expected, misconception))
-    styles = sorted((course.assignment_dir(spec) / "sample_class").glob("correct_*.py"))
+    styles = sorted(assignment.sample_class.glob("correct_*.py"))
     cases += [_Case(f"style: {path.stem}", path, "full marks") for path in styles]
     return cases
 
@@ -97,7 +93,7 @@ def _override(misconception: Misconception) -> str:
     return header + renamed
 
 
-def _judge(case: _Case, result: SubmissionResult, spec: AssignmentSpec) -> Verdict:
+def _judge(case: _Case, result: SubmissionResult) -> CaseVerdict:
     hints = sorted({t.hint for t in result.tests if t.hint})
     problem = None
     if result.status != "graded":
@@ -111,7 +107,7 @@ def _judge(case: _Case, result: SubmissionResult, spec: AssignmentSpec) -> Verdi
         problem = _judge_variant(case.misconception, result, hints)
     own = case.misconception
     shown = next((h for h in hints if own and own.summary in h), hints[0] if hints else "")
-    return Verdict(case.name, case.expected, result.score, result.max_score, shown, problem)
+    return CaseVerdict(case.name, case.expected, result.score, result.max_score, shown, problem)
 
 
 def _judge_variant(

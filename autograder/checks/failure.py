@@ -59,7 +59,7 @@ def format_value(value: Any) -> str:
         if number.is_integer() and abs(number) < 1e6:
             return str(int(number))
         if 1e-3 <= abs(number) < 1e6:
-            return f"{number:.4f}".rstrip("0").rstrip(".")  # as the lessons print: 0.8415, 1.0147
+            return f"{number:.4f}".rstrip("0").rstrip(".")  # as printed: 0.8415, 1.0147
         return f"{number:.4g}"
     return short_repr(value)
 

@@ -3,10 +3,11 @@
 Scalar (trigonometry): "angle sum" expands sin and cos of sums; "algebra" treats sin and cos as
 opaque and expands products and powers; "Pythagoras" replaces c·sin²x + c·cos²x by c within one
 sum, and expands nothing.
-Matrices (attention): "definition of attention" unfolds attention(Y) = softmax(Y Yᵀ / sqrt(d)) Y;
-"transpose of a product" pushes transposes inward ((AB)ᵀ = BᵀAᵀ, (Aᵀ)ᵀ = A); "softmax
-commutes with a permutation" rewrites softmax(P S Pᵀ) to P softmax(S) Pᵀ; "PᵀP = I" cancels
-PᵀP and PPᵀ. Products are re-associated freely: that is not a law to cite.
+Matrices: "transpose of a product" pushes transposes inward ((AB)ᵀ = BᵀAᵀ, (Aᵀ)ᵀ = A);
+"PᵀP = I" cancels PᵀP and PPᵀ for the domain's permutation matrices. Products are
+re-associated freely: that is not a law to cite. An assignment adds laws about its own matrix
+functions in its proof domain, each a `Law` whose normaliser is `everywhere(domain, rewrite)`
+with a rewrite of one node (None where it does not apply).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 import sympy as sp
 
 from autograder.checks.proof import Law
-from autograder.checks.proof_parse import Attention, MatrixDomain, Softmax
+from autograder.checks.proof_parse import MatrixDomain, MatrixFunction
 
 
 def scalar_laws() -> tuple[Law, ...]:
@@ -93,14 +94,8 @@ def _square_of(term: Any, function: Any) -> tuple[Any, Any] | None:
     return None
 
 
-def matrix_laws(domain: MatrixDomain) -> tuple[Law, ...]:
-    permutations = {domain.symbol(name) for name in domain.permutations}
-
-    def unfold_attention(node: Any) -> Any:
-        if isinstance(node, Attention):
-            Y = node.args[0]
-            return sp.MatMul(Softmax(sp.MatMul(1 / sp.sqrt(domain.d), Y, sp.Transpose(Y))), Y)
-        return None
+def transpose_law(domain: MatrixDomain) -> Law:
+    """(A @ B).T = B.T @ A.T and (A.T).T = A, applied everywhere."""
 
     def push_transpose(node: Any) -> Any:
         if isinstance(node, sp.Transpose):
@@ -113,18 +108,14 @@ def matrix_laws(domain: MatrixDomain) -> tuple[Law, ...]:
                 return sp.MatMul(*scalars, *[sp.Transpose(m) for m in reversed(matrices)])
         return None
 
-    def softmax_permutation(node: Any) -> Any:
-        if isinstance(node, Softmax) and isinstance(node.args[0], sp.MatMul):
-            scalars = [a for a in node.args[0].args if not isinstance(a, sp.MatrixExpr)]
-            matrices = [a for a in node.args[0].args if isinstance(a, sp.MatrixExpr)]
-            if (
-                len(matrices) >= 3
-                and matrices[0] in permutations
-                and matrices[-1] == sp.Transpose(matrices[0])
-            ):
-                inner = sp.MatMul(*scalars, *matrices[1:-1])
-                return sp.MatMul(matrices[0], Softmax(domain.canonical(inner)), matrices[-1])
-        return None
+    return Law(
+        "transpose of a product", everywhere(domain, push_transpose), "(A @ B).T = B.T @ A.T"
+    )
+
+
+def permutation_inverse_law(domain: MatrixDomain) -> Law:
+    """PᵀP = PPᵀ = I for the domain's permutation matrices, applied everywhere."""
+    permutations = {domain.symbol(name) for name in domain.permutations}
 
     def cancel_permutation(node: Any) -> Any:
         if isinstance(node, sp.MatMul):
@@ -140,22 +131,18 @@ def matrix_laws(domain: MatrixDomain) -> tuple[Law, ...]:
                     return sp.MatMul(*rest)
         return None
 
-    return (
-        Law("definition of attention", _everywhere(domain, unfold_attention),
-            "attention(Y) = softmax(Y @ Y.T / sqrt(d)) @ Y"),
-        Law("transpose of a product", _everywhere(domain, push_transpose), "(A @ B).T = B.T @ A.T"),
-        Law("softmax commutes with a permutation", _everywhere(domain, softmax_permutation),
-            "softmax(P @ S @ P.T) = P @ softmax(S) @ P.T for a permutation matrix P"),
-        Law("PᵀP = I", _everywhere(domain, cancel_permutation),
-            "P.T @ P = P @ P.T = I for a permutation P"),
-    )  # fmt: skip
+    return Law(
+        "PᵀP = I",
+        everywhere(domain, cancel_permutation),
+        "P.T @ P = P @ P.T = I for a permutation P",
+    )
 
 
-def _everywhere(domain: MatrixDomain, rewrite: Callable[[Any], Any]) -> Callable[[Any], Any]:
+def everywhere(domain: MatrixDomain, rewrite: Callable[[Any], Any]) -> Callable[[Any], Any]:
     """Apply `rewrite` wherever it matches, innermost first, until nothing changes."""
 
     def once(node: Any) -> Any:
-        if isinstance(node, (sp.MatMul, sp.Transpose, Softmax, Attention, sp.MatAdd)):
+        if isinstance(node, (sp.MatMul, sp.Transpose, MatrixFunction, sp.MatAdd)):
             node = domain.canonical(type(node)(*[once(a) for a in node.args]))
         replaced = rewrite(node)
         return node if replaced is None else domain.canonical(replaced)

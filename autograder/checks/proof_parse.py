@@ -2,7 +2,9 @@
 
 Two domains: `ScalarDomain` (named real symbols; + − × ÷ and small integer powers; sin, cos,
 sqrt) and `MatrixDomain` (named matrices as MatrixSymbols of symbolic shape; `@`, `.T`,
-division by a scalar, softmax(...) and attention(...) as matrix functions, sqrt of a scalar).
+division by a scalar, sqrt of a scalar, and the matrix functions an assignment declares with
+`matrix_function`, e.g. a row-wise normalisation `norm(...)`). An assignment's proof domain
+(`assignments/NAME/proof_domain.py`) builds its domains and laws from these parts.
 Anything else in the text (a name outside the vocabulary, an attribute other than `.T`, a call
 of anything but the allowed functions, a keyword, a large exponent, a long text) is a
 ProofSyntaxError that says what is allowed.
@@ -14,6 +16,7 @@ import ast
 import itertools
 import math
 import random
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -143,8 +146,13 @@ class ScalarDomain:
         return None
 
 
-class _MatrixFunction(sp.MatrixExpr):  # type: ignore[misc]
-    """A function of one matrix with the shape of its argument, kept unevaluated."""
+class MatrixFunction(sp.MatrixExpr):  # type: ignore[misc]
+    """A function of one matrix with the shape of its argument, kept unevaluated; subclasses
+    made by `matrix_function` say its name in proofs and how to compute it."""
+
+    name: str = ""
+    numeric: Any = None
+    """(the argument as a NumPy array, the scalars' values by name) → the value, a NumPy array."""
 
     def __new__(cls, argument: Any) -> Any:
         return sp.Basic.__new__(cls, argument)
@@ -154,23 +162,28 @@ class _MatrixFunction(sp.MatrixExpr):  # type: ignore[misc]
         return self.args[0].shape
 
 
-class Softmax(_MatrixFunction):
-    """softmax(S): row-wise, the shape of S."""
-
-
-class Attention(_MatrixFunction):
-    """attention(Y) = softmax(Y Yᵀ / sqrt(d)) Y: the shape of Y."""
+def matrix_function(
+    name: str, numeric: Callable[[Any, Mapping[str, float]], Any], doc: str = ""
+) -> type[MatrixFunction]:
+    """A matrix function for a MatrixDomain: written `name(...)` in proofs, computed by
+    `numeric(array, scalars)` when two steps are compared on random matrices."""
+    if not name.isidentifier() or name.startswith("_") or name in ("sqrt", "T"):
+        raise ValueError(f"{name!r} cannot name a matrix function")
+    attributes = {"name": name, "numeric": staticmethod(numeric), "__doc__": doc or name}
+    return type(f"MatrixFunction_{name}", (MatrixFunction,), attributes)
 
 
 @dataclass(frozen=True)
 class MatrixDomain:
-    """Matrix expressions: named matrices, `@`, `.T`, scalar factors, softmax and attention."""
+    """Matrix expressions: named matrices, `@`, `.T`, scalar factors and declared functions."""
 
     matrices: dict[str, tuple[str, str]]
     """name → (rows, columns), as names of symbolic sizes, e.g. {"X": ("n", "m")}."""
     permutations: tuple[str, ...] = ()
     """Matrices that stand for permutation matrices (PᵀP = I; numeric checks try every one)."""
-    scalars: tuple[str, ...] = ("d",)
+    functions: tuple[type[MatrixFunction], ...] = ()
+    """The matrix functions proofs may call (made by `matrix_function`)."""
+    scalars: tuple[str, ...] = ()
     sizes: tuple[int, ...] = (3, 4)
     seed: int = 0
     _cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
@@ -178,7 +191,9 @@ class MatrixDomain:
     @property
     def _allowed(self) -> str:
         names = ", ".join([*self.matrices, *self.scalars])
-        return f"the names {names}, @, .T, / sqrt(d), softmax(...), attention(...)"
+        calls = "".join(f", {function.name}(...)" for function in self.functions)
+        scalar = f", / sqrt({self.scalars[0]})" if self.scalars else ""
+        return f"the names {names}, @, .T{scalar}{calls}"
 
     def symbol(self, name: str) -> Any:
         if name not in self._cache:
@@ -193,9 +208,8 @@ class MatrixDomain:
                 self._cache[name] = sp.Symbol(name, positive=True)
         return self._cache[name]
 
-    @property
-    def d(self) -> sp.Symbol:
-        return self.symbol(self.scalars[0])
+    def function(self, name: str) -> type[MatrixFunction] | None:
+        return next((f for f in self.functions if f.name == name), None)
 
     def parse(self, text: str) -> Any:
         return self._build(_tree(text, self._allowed))
@@ -225,10 +239,9 @@ class MatrixDomain:
             and len(node.args) == 1
         ):
             argument = self._build(node.args[0])
-            if node.func.id == "softmax":
-                return Softmax(self._matrix(argument, "softmax"))
-            if node.func.id == "attention":
-                return Attention(self._matrix(argument, "attention"))
+            function = self.function(node.func.id)
+            if function is not None:
+                return function(self._matrix(argument, node.func.id))
             if node.func.id == "sqrt" and not _is_matrix(argument):
                 return sp.sqrt(argument)
         if isinstance(node, ast.Name) and (node.id in self.matrices or node.id in self.scalars):
@@ -277,7 +290,7 @@ class MatrixDomain:
             if scalar == 1 and len(factors) == 1:
                 return factors[0]
             return sp.MatMul(*([scalar] if scalar != 1 else []), *factors)
-        if isinstance(expression, (sp.Transpose, Softmax, Attention)):
+        if isinstance(expression, (sp.Transpose, MatrixFunction)):
             return type(expression)(self.canonical(expression.args[0]))
         return expression
 
@@ -311,11 +324,9 @@ class MatrixDomain:
             return result
         if isinstance(expression, sp.Transpose):
             return self.value(expression.args[0], values).T
-        if isinstance(expression, Softmax):
-            return _softmax(self.value(expression.args[0], values))
-        if isinstance(expression, Attention):
-            Y = self.value(expression.args[0], values)
-            return _softmax(Y @ Y.T / math.sqrt(values[self.d.name])) @ Y
+        if isinstance(expression, MatrixFunction):
+            scalars = {name: values[name] for name in self.scalars}
+            return expression.numeric(self.value(expression.args[0], values), scalars)
         if isinstance(expression, sp.Identity):
             return np.eye(next(iter(v.shape[0] for v in values.values() if _is_array(v))))
         if isinstance(expression, sp.MatAdd):
@@ -364,8 +375,3 @@ def _is_matrix(value: Any) -> bool:
 
 def _is_array(value: Any) -> bool:
     return isinstance(value, np.ndarray)
-
-
-def _softmax(scores: Any) -> Any:
-    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return weights / weights.sum(axis=-1, keepdims=True)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder.course.rubric import AssignmentSpec, Rubric, load_rubric
+from autograder.course.assignment import Assignment
+from autograder.course.rubric import Rubric, load_rubric
 from autograder.errors import ConfigError
 
 RUBRIC_FILE = "grading.toml"
@@ -38,18 +39,18 @@ class Course:
         root = root.resolve()
         return cls(root=root, rubric=load_rubric(root / RUBRIC_FILE))
 
-    def assignment_dir(self, spec: AssignmentSpec) -> Path:
-        return self.root / "assignments" / spec.name
-
-    def public_tests_dir(self, spec: AssignmentSpec) -> Path:
-        return self.assignment_dir(spec) / "public_tests"
-
-    def reference_path(self, spec: AssignmentSpec) -> Path:
-        return self.root / "reference" / spec.module
-
     @property
-    def template_dir(self) -> Path:
-        return self.root / "student_template"
+    def assignments(self) -> tuple[Assignment, ...]:
+        """Every assignment of the rubric, in its order."""
+        return tuple(Assignment(self, spec) for spec in self.rubric.assignments)
+
+    def assignment(self, name: str | None = None) -> Assignment:
+        """The assignment called `name`; with no name, the only one (an error if there are more)."""
+        return Assignment(self, self.rubric.assignment(name))
+
+    def selected(self, name: str | None) -> tuple[Assignment, ...]:
+        """The one named, or every assignment when `name` is None (a course-wide verb)."""
+        return self.assignments if name is None else (self.assignment(name),)
 
 
 def find_course_root(start: Path) -> Path | None:

@@ -85,6 +85,9 @@ class AssignmentSpec:
     late: LatePolicy | None = None
     manual: tuple[ManualPart, ...] = ()
     """Graded by people, outside `max_score` (the automatic points)."""
+    preload: tuple[str, ...] = ()
+    """Modules the assignment's tests or students' code import, imported once by the grader
+    and its sandbox before any submission (beyond the kit's own list)."""
 
     @property
     def tolerance(self) -> dict[str, float]:
@@ -173,6 +176,7 @@ def _assignment(reader: _Reader, name: str, table: Mapping[str, Any]) -> Assignm
             "symbolic",
             "late",
             "manual",
+            "preload",
         },
     )
     module = reader.string(table, "module", key)
@@ -224,7 +228,18 @@ def _assignment(reader: _Reader, name: str, table: Mapping[str, Any]) -> Assignm
         symbolic=_symbolic(reader, table, f"{key}.symbolic"),
         late=_late(reader, table, f"{key}.late"),
         manual=_manual(reader, table, f"{key}.manual", {part.name for part in parts}),
+        preload=_preload(reader, table, f"{key}.preload"),
     )
+
+
+def _preload(reader: _Reader, table: Mapping[str, Any], key: str) -> tuple[str, ...]:
+    names = table.get("preload", [])
+    if not isinstance(names, list) or not all(
+        isinstance(name, str) and all(part.isidentifier() for part in name.split("."))
+        for name in names
+    ):
+        reader.fail(key, f"must be a list of module names such as 'scipy.linalg', got {names!r}")
+    return tuple(names)
 
 
 def _manual(

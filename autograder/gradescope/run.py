@@ -51,9 +51,9 @@ def main(argv: list[str]) -> int:
 
 def grade(root: Path, assignment: str | None) -> SubmissionResult:
     _lock(root)
-    course = Course.load(root / "source" / "course")
-    spec = course.rubric.assignment(assignment)
-    with Runner(course, spec, hide=(root / "results",)) as runner:
+    chosen = Course.load(root / "source" / "course").assignment(assignment)
+    spec = chosen.spec
+    with Runner(chosen, hide=(root / "results",)) as runner:
         result = runner.grade(root / "submission")
     submitted_at = _submitted_at(root / "submission_metadata.json")
     penalty = late_penalty(result, submitted_at, spec.late)

@@ -18,8 +18,8 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from autograder import __version__
-from autograder.course.course import Course
-from autograder.course.rubric import AssignmentSpec, LatePolicy
+from autograder.course.assignment import Assignment
+from autograder.course.rubric import LatePolicy
 from autograder.errors import ConfigError
 from autograder.grading.gradebook import Entry, Gradebook
 from autograder.grading.results import SubmissionResult
@@ -151,25 +151,18 @@ def _bytes_or_mark(file: Path) -> bytes:
         return b"\0unreadable"
 
 
-def rubric_hash(course: Course, spec: AssignmentSpec) -> str:
-    """Everything that decides a grade: the rubric, the tests, the catalogue, the reference."""
-    digest = hashlib.sha256(course.rubric.path.read_bytes())
-    folder = course.assignment_dir(spec)
-    sources = [course.reference_path(spec), *sorted(folder.glob("*.py"))]
-    sources += sorted(
-        p for sub in ("public_tests", "hidden_tests") for p in (folder / sub).glob("*.py")
-    )
-    for path in sources:
-        digest.update(path.name.encode() + path.read_bytes())
-    return digest.hexdigest()
-
-
 def write_result_files(
     out: Path, student: str, result: SubmissionResult, formats: Sequence[str]
 ) -> list[str]:
-    """The result in each format, named after the student (a safe spelling of the name); the
-    gradebook holds it already, so a file that cannot be written is reported, not fatal."""
+    """The result in each format, in `out`'s folder for the result's assignment, named after
+    the student (a safe spelling of the name); the gradebook holds it already, so a file that
+    cannot be written is reported, not fatal."""
     problems = []
+    out = out / file_stem(result.assignment)
+    try:
+        out.mkdir(exist_ok=True)
+    except OSError as error:
+        return [f"{student}: the folder for its result files could not be made: {error}"]
     for name in formats:
         suffix, render = FORMATS[name]
         try:
@@ -198,8 +191,7 @@ def late_penalty(
 
 
 def grade_class(
-    course: Course,
-    spec: AssignmentSpec,
+    assignment: Assignment,
     items: Sequence[Item],
     *,
     out: Path,
@@ -209,7 +201,8 @@ def grade_class(
     on_result: Callable[[Entry, int, int], None] = lambda entry, done, total: None,
 ) -> BatchSummary:
     """Grade every item not already in the gradebook (all of them with `regrade`)."""
-    rubric = rubric_hash(course, spec)
+    spec = assignment.spec
+    rubric = assignment.grading_hash()
     run_id = uuid.uuid4().hex[:12]
     with Gradebook(out) as book:
         book.bind(assignment=spec.name, rubric_hash=rubric)
@@ -218,14 +211,16 @@ def grade_class(
             item
             for item in items
             if regrade
-            or not book.is_current(item.student, hashes.get(item.student, ""), rubric, __version__)
+            or not book.is_current(
+                spec.name, item.student, hashes.get(item.student, ""), rubric, __version__
+            )
         ]
         skipped = tuple(item.student for item in items if item not in todo)
         graded: list[Entry] = []
         problems: list[str] = []
         workers = max(1, min(jobs, len(todo)))
         rehearse = len(todo) >= REHEARSAL_PAYS_FROM * workers
-        with RunnerPool(course, spec, size=workers, hide=(out.resolve(),), rehearse=rehearse) \
+        with RunnerPool(assignment, size=workers, hide=(out.resolve(),), rehearse=rehearse) \
                 as runners, ThreadPoolExecutor(max_workers=workers) as pool:  # fmt: skip
             futures = {pool.submit(runners.grade, item.path): item for item in todo}
             for future in as_completed(futures):

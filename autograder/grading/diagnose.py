@@ -30,12 +30,12 @@ class Misconception:
 
     name: str
     target: str
-    """The function or constant it replaces, e.g. "sinusoidal_encoding"."""
+    """The function or constant it replaces, e.g. "normalise"."""
     part: str
     summary: str
     hint: str
     implementation: Callable[..., Any] | None = None
-    """A wrong version of `target`, written with the module's own names (np, sp, softmax, …)."""
+    """A wrong version of `target`, written with the module's own names (np, sp, …)."""
     value: Any = None
     """For a constant: the wrong value."""
     mutates_input: bool = False

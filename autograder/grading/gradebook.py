@@ -21,10 +21,14 @@ from autograder.grading.results import SubmissionResult
 from autograder.safe_text import spreadsheet_cell
 
 FILE_NAME = "gradebook.sqlite"
+SCHEMA_VERSION = "2"
+"""2: rows per (assignment, student); one rubric hash per assignment."""
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS assignments (name TEXT PRIMARY KEY, rubric_hash TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS submissions (
-    student TEXT PRIMARY KEY,
+    assignment TEXT NOT NULL,
+    student TEXT NOT NULL,
     content_hash TEXT NOT NULL,
     rubric_hash TEXT NOT NULL,
     kit_version TEXT NOT NULL,
@@ -35,10 +39,12 @@ CREATE TABLE IF NOT EXISTS submissions (
     late_penalty REAL NOT NULL,
     submitted_at TEXT,
     duration_s REAL NOT NULL,
-    result_json TEXT NOT NULL
+    result_json TEXT NOT NULL,
+    PRIMARY KEY (assignment, student)
 );
 CREATE TABLE IF NOT EXISTS tests (
-    student TEXT NOT NULL REFERENCES submissions(student) ON DELETE CASCADE,
+    assignment TEXT NOT NULL,
+    student TEXT NOT NULL,
     number INTEGER NOT NULL,
     nodeid TEXT NOT NULL,
     name TEXT NOT NULL,
@@ -48,7 +54,9 @@ CREATE TABLE IF NOT EXISTS tests (
     status TEXT NOT NULL,
     message TEXT,
     hint TEXT,
-    PRIMARY KEY (student, number)
+    PRIMARY KEY (assignment, student, number),
+    FOREIGN KEY (assignment, student) REFERENCES submissions(assignment, student)
+        ON DELETE CASCADE
 );
 """
 
@@ -66,6 +74,10 @@ class Entry:
     kit_version: str = ""
 
     @property
+    def assignment(self) -> str:
+        return self.result.assignment
+
+    @property
     def final_score(self) -> float:
         return max(0.0, round(self.result.score - self.late_penalty, 6))
 
@@ -79,7 +91,18 @@ class Gradebook:
         self._connection = sqlite3.connect(self.path, timeout=30, isolation_level=None)
         self._connection.execute("PRAGMA journal_mode=WAL")
         self._connection.execute("PRAGMA foreign_keys=ON")
+        tables = {row[0] for row in self._connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}  # fmt: skip
+        if "submissions" in tables and "assignments" not in tables:
+            self._connection.close()
+            raise ConfigError(
+                f"{self.path} was written by an older kit (one assignment per gradebook): "
+                "grade into a new --out folder"
+            )
         self._connection.executescript(SCHEMA)
+        self._connection.execute(
+            "INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,)
+        )
 
     def close(self) -> None:
         self._connection.close()
@@ -101,69 +124,71 @@ class Gradebook:
         self._connection.execute("COMMIT")
 
     def bind(self, *, assignment: str, rubric_hash: str) -> None:
-        """Record the assignment and the rubric now in force; refuse another assignment.
-
-        Grades made under an earlier rubric stay until regraded (a re-run does that, since
-        their rubric hash no longer matches)."""
-        known = self.meta().get("assignment")
-        if known is not None and known != assignment and self.count():
-            raise ConfigError(
-                f"{self.path} holds grades for the assignment {known!r}, not {assignment!r}: "
-                "use another --out folder"
-            )
+        """Record the rubric now in force for `assignment` (one gradebook holds the rows of
+        every assignment graded into its folder). Grades made under an earlier rubric stay
+        until regraded (a re-run does that, since their rubric hash no longer matches)."""
         with self._transaction() as db:
-            db.execute("INSERT OR REPLACE INTO meta VALUES ('assignment', ?)", (assignment,))
-            db.execute("INSERT OR REPLACE INTO meta VALUES ('rubric_hash', ?)", (rubric_hash,))
+            db.execute(
+                "INSERT OR REPLACE INTO assignments VALUES (?, ?)", (assignment, rubric_hash)
+            )
 
     def meta(self) -> dict[str, str]:
         return dict(self._connection.execute("SELECT key, value FROM meta").fetchall())
+
+    def assignments(self) -> dict[str, str]:
+        """Each assignment graded into this gradebook, with its rubric hash, by name."""
+        rows = self._connection.execute("SELECT name, rubric_hash FROM assignments ORDER BY name")
+        return dict(rows.fetchall())
 
     def count(self) -> int:
         return int(self._connection.execute("SELECT COUNT(*) FROM submissions").fetchone()[0])
 
     def is_current(
-        self, student: str, content_hash: str, rubric_hash: str, kit_version: str
+        self, assignment: str, student: str, content_hash: str, rubric_hash: str, kit_version: str
     ) -> bool:
         """Graded already with this content, rubric and kit; a grader error is never current
         (the grader failed, not the submission: a re-run tries again)."""
         row = self._connection.execute(
             "SELECT content_hash, rubric_hash, kit_version, status FROM submissions "
-            "WHERE student = ?",
-            (student,),
+            "WHERE assignment = ? AND student = ?",
+            (assignment, student),
         ).fetchone()
         return (
             row is not None
             and row[3] != "grader_error"
-            and tuple(row[:3])
-            == (
-                content_hash,
-                rubric_hash,
-                kit_version,
-            )
+            and tuple(row[:3]) == (content_hash, rubric_hash, kit_version)
         )
 
     def record(self, entry: Entry, *, rubric_hash: str, kit_version: str) -> None:
         """Write one submission and its tests, replacing any earlier grade, atomically."""
         result = entry.result
+        key = (entry.assignment, entry.student)
         with self._transaction() as db:
-            db.execute("DELETE FROM submissions WHERE student = ?", (entry.student,))
+            db.execute("DELETE FROM submissions WHERE assignment = ? AND student = ?", key)
             db.execute(
-                "INSERT INTO submissions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (entry.student, entry.content_hash, rubric_hash, kit_version, entry.run_id,
+                "INSERT INTO submissions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (*key, entry.content_hash, rubric_hash, kit_version, entry.run_id,
                  result.status, result.score, result.max_score, entry.late_penalty,
                  entry.submitted_at, result.duration_s, json.dumps(result.to_dict())),
             )  # fmt: skip
             db.executemany(
-                "INSERT INTO tests VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(entry.student, n, t.nodeid, t.name, t.part, t.score, t.max_score, t.status,
+                "INSERT INTO tests VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(*key, n, t.nodeid, t.name, t.part, t.score, t.max_score, t.status,
                   t.message, t.hint) for n, t in enumerate(result.tests)],
             )  # fmt: skip
 
-    def entries(self) -> list[Entry]:
-        rows = self._connection.execute(
+    def entries(self, assignment: str | None = None) -> list[Entry]:
+        """Every row (of `assignment` only, when named), by assignment and student."""
+        query = (
             "SELECT student, content_hash, run_id, result_json, late_penalty, submitted_at, "
-            "kit_version FROM submissions ORDER BY student"
-        ).fetchall()
+            "kit_version FROM submissions"
+        )
+        if assignment is None:
+            rows = self._connection.execute(query + " ORDER BY assignment, student").fetchall()
+        else:
+            rows = self._connection.execute(
+                query + " WHERE assignment = ? ORDER BY student", (assignment,)
+            ).fetchall()
         return [
             Entry(
                 student, content, run, SubmissionResult.from_dict(json.loads(data)), late, at, kit
@@ -171,31 +196,48 @@ class Gradebook:
             for student, content, run, data, late, at, kit in rows
         ]
 
-    def export_csv(self, target: Path, *, parts: list[str]) -> int:
-        """One row per student: status, score, late penalty, final, each part, each test; no
-        cell starts like a spreadsheet formula (a student's name may be `=HYPERLINK(…)`)."""
-        entries = self.entries()
-        tests = sorted({t.name for e in entries for t in e.result.tests})
+    def export_csv(self, target: Path, *, parts: dict[str, list[str]]) -> int:
+        """One row per student: for each assignment (`parts`: assignment → its part names)
+        the status, score, late penalty, final score, each part and each test, side by side;
+        with one assignment the columns carry no prefix. No cell starts like a spreadsheet
+        formula (a student's name may be `=HYPERLINK(…)`). Returns the number of students."""
+        books = {name: self.entries(name) for name in parts}
+        students = sorted({e.student for entries in books.values() for e in entries})
+        header: list[str] = ["student"]
+        columns = []
+        for name, entries in books.items():
+            prefix = f"{name}:" if len(books) > 1 else ""
+            tests = sorted({t.name for e in entries for t in e.result.tests})
+            fields = ["status", "score", "late_penalty", "final_score", "max_score",
+                      "submitted_at", *parts[name], *tests]  # fmt: skip
+            header += [prefix + field for field in fields]
+            columns.append(({e.student: e for e in entries}, parts[name], tests, len(fields)))
         with target.open("w", newline="", encoding="utf-8") as handle:
             writer = csv.writer(handle)
-            header = ["student", "status", "score", "late_penalty", "final_score",
-                      "max_score", "submitted_at", *parts, *tests]  # fmt: skip
             writer.writerow([spreadsheet_cell(cell) for cell in header])
-            for e in entries:
-                by_part = e.result.part_scores()
-                by_test = {t.name: t.score for t in e.result.tests}
-                writer.writerow(map(spreadsheet_cell, [
-                    e.student, e.result.status, e.result.score, e.late_penalty, e.final_score,
-                    e.result.max_score, e.submitted_at or "",
-                    *[by_part.get(p, (0.0, 0.0))[0] for p in parts],
-                    *[by_test.get(name, "") for name in tests],
-                ]))  # fmt: skip
-        return len(entries)
+            for student in students:
+                row: list[object] = [student]
+                for by_student, part_names, tests, width in columns:
+                    e = by_student.get(student)
+                    if e is None:
+                        row += [""] * width
+                        continue
+                    by_part = e.result.part_scores()
+                    by_test = {t.name: t.score for t in e.result.tests}
+                    row += [
+                        e.result.status, e.result.score, e.late_penalty, e.final_score,
+                        e.result.max_score, e.submitted_at or "",
+                        *[by_part.get(p, (0.0, 0.0))[0] for p in part_names],
+                        *[by_test.get(name, "") for name in tests],
+                    ]  # fmt: skip
+                writer.writerow(map(spreadsheet_cell, row))
+        return len(students)
 
 
 def merge(sources: list[Path], target: Path) -> int:
-    """Merge shard gradebooks into the one in `target`; every shard must share one rubric."""
-    hashes = set()
+    """Merge shard gradebooks into the one in `target`; the shards must agree on each
+    assignment's rubric."""
+    hashes: dict[str, str] = {}
     with Gradebook(target) as merged:
         for source in sources:
             path = source / FILE_NAME
@@ -204,16 +246,17 @@ def merge(sources: list[Path], target: Path) -> int:
                     f"{source} holds no {FILE_NAME}: is it a --out folder of `grade`?"
                 )
             with Gradebook(source) as shard:
-                meta = shard.meta()
-                hashes.add(meta.get("rubric_hash"))
-                if len(hashes) > 1:
-                    raise ConfigError(
-                        f"{source} was graded under another rubric than the shards before it: "
-                        "regrade it with the same grading.toml, tests and reference"
-                    )
-                merged.bind(assignment=meta["assignment"], rubric_hash=meta["rubric_hash"])
+                for assignment, rubric_hash in shard.assignments().items():
+                    if hashes.setdefault(assignment, rubric_hash) != rubric_hash:
+                        raise ConfigError(
+                            f"{source} graded {assignment} under another rubric than the shards "
+                            "before it: regrade it with the same grading.toml, tests and reference"
+                        )
+                    merged.bind(assignment=assignment, rubric_hash=rubric_hash)
                 for entry in shard.entries():
                     merged.record(
-                        entry, rubric_hash=meta["rubric_hash"], kit_version=entry.kit_version
+                        entry,
+                        rubric_hash=hashes[entry.assignment],
+                        kit_version=entry.kit_version,
                     )
         return merged.count()

@@ -155,8 +155,11 @@ class GradingContext:
         seed: int,
         calls: list[Call] | None = None,
         catalogue: Sequence[Misconception] = (),
+        hidden_tests: Path | None = None,
     ) -> None:
+        """`hidden_tests`: the folder of the hidden tests; a test collected from it is hidden."""
         self.student = student
+        self.hidden_tests = None if hidden_tests is None else hidden_tests.resolve()
         self.reference = reference
         self.tolerance = tolerance
         self.seed = seed
@@ -213,6 +216,26 @@ def rng(request: pytest.FixtureRequest) -> Any:
     return np.random.default_rng([seed, zlib.crc32(request.node.nodeid.encode())])
 
 
+PROOF_DOMAIN_FILE = "proof_domain.py"
+_proof_domains: dict[Path, ModuleType] = {}
+
+
+@pytest.fixture(scope="module")
+def proof_domain(request: pytest.FixtureRequest) -> ModuleType:
+    """The assignment's proof vocabulary: `proof_domain.py` in the folder above the test's
+    folder (the assignment's folder for the grader, the released folder for a student)."""
+    path = (Path(request.path).parent.parent / PROOF_DOMAIN_FILE).resolve()
+    if path not in _proof_domains:
+        if not path.is_file():
+            raise pytest.UsageError(f"no {PROOF_DOMAIN_FILE} beside the tests' folder ({path})")
+        spec = importlib.util.spec_from_file_location(f"proof_domain_{len(_proof_domains)}", path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        _proof_domains[path] = module
+    return _proof_domains[path]
+
+
 @pytest.fixture(scope="session")
 def student(request: pytest.FixtureRequest) -> Any:
     """The student's module: imported here for `check`, a proxy to the worker when grading."""
@@ -262,6 +285,12 @@ def _outcome(
     callspec = getattr(item, "callspec", None)
     if callspec is not None:
         title = f"{title} [{callspec.id}]"
+    grading = _grading(item.config)
+    hidden = bool(
+        grading is not None
+        and grading.hidden_tests is not None
+        and Path(item.path).resolve().is_relative_to(grading.hidden_tests)
+    )
     return TestOutcome.from_dict(
         {
             "nodeid": item.nodeid,
@@ -274,5 +303,6 @@ def _outcome(
             "visibility": visibility.args[0] if visibility and visibility.args else None,
             "credit": credit,
             "hint": hint,
+            "hidden": hidden,
         }
     )

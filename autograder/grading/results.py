@@ -31,6 +31,9 @@ class TestOutcome:
     duration_s: float = 0.0
     hint: str | None = None
     """The misconception a failure matches, when diagnosis recognised one."""
+    hidden: bool = False
+    """Collected from the assignment's hidden tests' folder (its results follow the rubric's
+    hidden visibility)."""
 
     def to_dict(self) -> dict[str, Any]:
         return _shallow_dict(self)
@@ -52,6 +55,7 @@ class TestOutcome:
             credit=None if data.get("credit") is None else float(data["credit"]),
             duration_s=float(data.get("duration_s", 0.0)),
             hint=None if data.get("hint") is None else str(data["hint"]),
+            hidden=data.get("hidden") is True,
         )
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import IO, Any, NoReturn
 
 import autograder
-from autograder.course.course import Course
+from autograder.course.assignment import Assignment, as_dict
 from autograder.course.rubric import AssignmentSpec
 from autograder.errors import ConfigError
 from autograder.grading.results import SubmissionResult, TestOutcome
@@ -40,16 +40,15 @@ class Runner:
 
     def __init__(
         self,
-        course: Course,
-        spec: AssignmentSpec,
+        assignment: Assignment,
         *,
         hide: tuple[Path, ...] = (),
         rehearse: bool = False,
     ) -> None:
         """`rehearse`: grade the reference once at start, so that every submission after it
         costs less (worth it for a runner with 20 or more to grade: batch.REHEARSAL_PAYS_FROM)."""
-        self.course = course
-        self.spec = spec
+        self.assignment = assignment
+        self.spec = assignment.spec
         self.hide = hide
         self.rehearse = rehearse
         self.rehearsal: dict[str, Any] | None = None
@@ -104,7 +103,7 @@ class Runner:
             remove_tree(folder)
             results.unlink(missing_ok=True)
         outcomes = tuple(TestOutcome.from_dict(o) for o in data["tests"])
-        tests = score_tests(self.course.rubric, self.spec, outcomes)
+        tests = score_tests(self.assignment.course.rubric, self.spec, outcomes)
         return SubmissionResult(
             assignment=self.spec.name,
             submission=submission.id,
@@ -154,8 +153,7 @@ class Runner:
         engine = str(Path(autograder.__file__).resolve().parents[1])
         path = os.pathsep.join([engine, *filter(None, [os.environ.get("PYTHONPATH")])])
         config = {
-            "course": str(self.course.root),
-            "assignment": self.spec.name,
+            **as_dict(self.assignment),
             "hide": [str(p) for p in self.hide],
             "rehearse": self.rehearse,
         }
@@ -235,15 +233,14 @@ class RunnerPool:
 
     def __init__(
         self,
-        course: Course,
-        spec: AssignmentSpec,
+        assignment: Assignment,
         *,
         size: int,
         hide: tuple[Path, ...] = (),
         rehearse: bool = False,
     ) -> None:
         self._idle: queue.SimpleQueue[Runner] = queue.SimpleQueue()
-        self._all = [Runner(course, spec, hide=hide, rehearse=rehearse) for _ in range(size)]
+        self._all = [Runner(assignment, hide=hide, rehearse=rehearse) for _ in range(size)]
         for runner in self._all:  # all start at once; each collects the tests in parallel
             runner.launch()
         for runner in self._all:
@@ -270,10 +267,10 @@ class RunnerPool:
 
 
 def grade_submission(
-    course: Course, spec: AssignmentSpec, path: Path, *, hide: tuple[Path, ...] = ()
+    assignment: Assignment, path: Path, *, hide: tuple[Path, ...] = ()
 ) -> SubmissionResult:
     """The graded result of the submission at `path`, by a runner started for it alone."""
-    with Runner(course, spec, hide=hide) as runner:
+    with Runner(assignment, hide=hide) as runner:
         return runner.grade(path)
 
 

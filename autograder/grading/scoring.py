@@ -8,8 +8,6 @@ from autograder.course.rubric import AssignmentSpec, Rubric
 from autograder.errors import ConfigError
 from autograder.grading.results import TestOutcome, TestResult
 
-HIDDEN_TESTS_DIR = "hidden_tests"
-
 
 def score_tests(
     rubric: Rubric, spec: AssignmentSpec, outcomes: tuple[TestOutcome, ...]
@@ -19,8 +17,7 @@ def score_tests(
     results = []
     for outcome in outcomes:
         assert outcome.part is not None and outcome.points is not None  # check_points made sure
-        hidden = outcome.nodeid.split("/", 1)[0] == HIDDEN_TESTS_DIR
-        default = spec.hidden_visibility if hidden else spec.public_visibility
+        default = spec.hidden_visibility if outcome.hidden else spec.public_visibility
         results.append(
             TestResult(
                 name=outcome.title,

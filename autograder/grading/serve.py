@@ -32,7 +32,6 @@ import tempfile
 import time
 import traceback
 from pathlib import Path
-from types import ModuleType
 from typing import IO, Any, Literal
 
 import pytest
@@ -40,9 +39,9 @@ import pytest
 from autograder.authoring.solutions import solution_source
 from autograder.checks import memo
 from autograder.checks.symbolic import configure as configure_symbolic
+from autograder.course.assignment import Assignment
 from autograder.course.course import Course
 from autograder.course.rubric import AssignmentSpec
-from autograder.grading.diagnose import Misconception
 from autograder.grading.proxy import StudentProxy
 from autograder.grading.pytest_plugin import GradingContext, recorder
 from autograder.sandbox.client import StudentSession
@@ -51,7 +50,6 @@ from autograder.sandbox.reaper import die_with_parent, wait_for_exit
 from autograder.sandbox.scratch import empty_tree, private_folder, remove_tree
 from autograder.sandbox.zygote import Zygote, ZygoteFailed
 
-TEST_FOLDERS = ("public_tests", "hidden_tests")
 UNUSED_PLUGINS = ("cacheprovider", "terminal", "faulthandler", "pastebin", "junitxml", "doctest",
                   "stepwise", "setuponly", "setupplan", "debugging", "unraisableexception",
                   "threadexception", "warnings", "logging")  # fmt: skip
@@ -61,7 +59,8 @@ a test) because its `caplog` could only see the grader's own records: the studen
 in its worker, never in the process that runs the tests."""
 PRELOADED = ("numpy.random", "sympy.combinatorics", "sympy.sets.setexpr", "sympy.tensor.tensor",
              "secrets", "hmac", "difflib", "pprint")  # fmt: skip
-"""Imported by the checks on first use: imported once here instead of in every child."""
+"""Imported by the kit's checks (checks/) on first use: imported once here instead of in every
+child. An assignment adds the modules its own tests import with the rubric's `preload` key."""
 CHILD_ALLOWANCE_S = 60.0
 """Beyond the submission's own time budget: the grader's own checks (symbolic proofs)."""
 CHILD_MEMORY_MB = 3072
@@ -72,13 +71,14 @@ few hundred MiB; a reply or a message that would take gigabytes ends this child 
 def main(argv: list[str]) -> int:
     config = json.loads(argv[0])
     die_with_parent()
-    for name in PRELOADED:
-        importlib.import_module(name)
     requests = os.fdopen(os.dup(0), "r", encoding="utf-8")
     replies = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
     os.dup2(2, 1)  # whatever else is printed goes to stderr, never among the replies
-    course = Course.load(Path(config["course"]))
-    spec = course.rubric.assignment(config["assignment"])
+    assignment = Course.load(Path(config["course"])).assignment(config["assignment"])
+    spec = assignment.spec
+    for name in (*PRELOADED, *spec.preload):
+        importlib.import_module(name)
+    course = assignment.course
     hidden = [course.root, *(Path(p) for p in config.get("hide", []))]
     isolation = choose(
         hidden=hidden,
@@ -87,13 +87,13 @@ def main(argv: list[str]) -> int:
         isolation=spec.isolation,
     )
     inbox = private_folder("inbox")  # 0700: only this runner and its zygote read it
-    zygote = Zygote(isolation, inbox)
+    zygote = Zygote(isolation, inbox, preload=spec.preload, warm_up=assignment.warm_up_source())
     zygote.launch()  # it starts in the sandbox while this process collects the tests
     configure_symbolic(spec.symbolic)
-    folder = course.assignment_dir(spec)
-    tests = [str(path) for path in assignment_test_folders(course, spec)]
-    context = grading_context(course, spec, student=None)
-    reference = course.reference_path(spec)
+    folder = assignment.folder
+    tests = [str(path) for path in assignment.test_folders]
+    context = grading_context(assignment, student=None)
+    reference = assignment.reference
     rehearsal = (
         solution_source(reference.read_text(encoding="utf-8"), origin=str(reference))
         if config.get("rehearse")
@@ -105,6 +105,7 @@ def main(argv: list[str]) -> int:
         ini.write_text("[pytest]\n", encoding="utf-8")
         unused = [part for name in UNUSED_PLUGINS for part in ("-p", f"no:{name}")]
         arguments = [*tests, "-c", str(ini), "--rootdir", str(folder),
+                     "--confcutdir", str(folder),  # no conftest.py from above the assignment
                      "-p", "autograder.grading.pytest_plugin", "--import-mode=importlib",
                      "--capture=sys", *unused]  # fmt: skip
         try:
@@ -336,42 +337,19 @@ def _wait(pid: int, deadline: float) -> int | None:
     return code
 
 
-def assignment_test_folders(course: Course, spec: AssignmentSpec) -> list[Path]:
-    """The assignment's public and hidden test folders (those that exist)."""
-    folder = course.assignment_dir(spec)
-    return [folder / name for name in TEST_FOLDERS if (folder / name).is_dir()]
-
-
-def grading_context(course: Course, spec: AssignmentSpec, *, student: Any) -> GradingContext:
+def grading_context(assignment: Assignment, *, student: Any) -> GradingContext:
     """What the tests' fixtures hand out when the grader runs them: `student` (set per
-    submission when None here), the reference, the rubric's tolerance and seed, the catalogue."""
+    submission when None here), the reference, the rubric's tolerance and seed, the catalogue,
+    and which tests are hidden."""
+    spec = assignment.spec
     return GradingContext(
         student=student,
-        reference=import_instructor_module(course.reference_path(spec)),
+        reference=assignment.load_reference(),
         tolerance=spec.tolerance,
         seed=spec.seed,
-        catalogue=load_catalogue(course.assignment_dir(spec)),
+        catalogue=assignment.load_catalogue(),
+        hidden_tests=assignment.hidden_tests,
     )
-
-
-def import_instructor_module(path: Path) -> ModuleType:
-    """An instructor's file (the reference, the catalogue): trusted code, never a student's."""
-    spec = importlib.util.spec_from_file_location(
-        f"instructor_{path.parent.name}_{path.stem}", path
-    )
-    if spec is None or spec.loader is None:
-        raise SystemExit(f"cannot import {path}")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def load_catalogue(assignment_dir: Path) -> tuple[Misconception, ...]:
-    """The assignment's CATALOGUE of misconceptions, or none when it has no misconceptions.py."""
-    path = assignment_dir / "misconceptions.py"
-    if not path.is_file():
-        return ()
-    return tuple(import_instructor_module(path).CATALOGUE)
 
 
 if __name__ == "__main__":

@@ -64,8 +64,19 @@ class ZygoteFailed(Exception):
 class Zygote:
     """The grader's handle on one zygote; started on first use, restarted if it dies."""
 
-    def __init__(self, isolation: Isolation, inbox: Path) -> None:
+    def __init__(
+        self,
+        isolation: Isolation,
+        inbox: Path,
+        *,
+        preload: tuple[str, ...] = (),
+        warm_up: str | None = None,
+    ) -> None:
+        """`preload`: modules to import before any submission, beyond the worker's own list;
+        `warm_up`: the assignment's warm-up source (trusted instructor code), run once here."""
         self.isolation = isolation
+        self.preload = preload
+        self.warm_up = warm_up
         self.inbox = inbox
         """The submission as the runner lays it out; copied into a fresh slot per submission."""
         self._slots: Path | None = None
@@ -180,6 +191,8 @@ class Zygote:
             "private_tmp": bool(self.isolation.bwrap),
             "inbox": self.isolation.inbox_in_worker(self.inbox),
             "slot": self.workdir_in_worker,
+            "preload": list(self.preload),
+            "warm_up": self.warm_up,
         }
         command = [sys.executable, "-I", "-c", ZYGOTE_BOOTSTRAP, ENGINE_ROOT,
                    str(theirs.fileno()), json.dumps(config)]  # fmt: skip
@@ -239,8 +252,8 @@ def serve(control_fd: int, config_text: str) -> int:
 
     config = json.loads(config_text)
     _not_dumpable()
-    preload()
-    warm_up()
+    preload(tuple(config.get("preload", ())))
+    warm_up(config.get("warm_up"))
     become_subreaper()
     if config["private_tmp"]:
         _mount_paths()  # read before any worker runs

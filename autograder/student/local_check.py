@@ -72,16 +72,17 @@ def locate(path: Path, *, assignment: str | None = None) -> CheckTarget:
         )
     course = Course.load(course_root)
     if path.is_dir():
-        spec = course.rubric.assignment(assignment)
-        submission = path / spec.module
+        chosen = course.assignment(assignment)
+        submission = path / chosen.spec.module
     else:
-        spec = course.rubric.assignment_for_module(path.name) or course.rubric.assignment(
-            assignment
-        )
+        by_module = course.rubric.assignment_for_module(path.name)
+        chosen = course.assignment(by_module.name if by_module else assignment)
         submission = path
     if not submission.is_file():
-        raise ConfigError(f"{submission} does not exist: the assignment expects {spec.module}")
-    return CheckTarget(submission=submission, tests_dir=course.public_tests_dir(spec))
+        raise ConfigError(
+            f"{submission} does not exist: the assignment expects {chosen.spec.module}"
+        )
+    return CheckTarget(submission=submission, tests_dir=chosen.public_tests)
 
 
 def released_folder(folder: Path) -> CheckTarget | None:
@@ -115,6 +116,7 @@ def run_check(target: CheckTarget, *, timeout_s: float = DEFAULT_TIMEOUT_S) -> C
         command = [
             sys.executable, "-m", "pytest", str(target.tests_dir),
             "-c", str(ini), "--rootdir", str(target.tests_dir),
+            "--confcutdir", str(target.tests_dir.parent),
             "-p", "autograder.grading.pytest_plugin", "-p", "no:cacheprovider",
             "--import-mode=importlib", "-q", "--no-header", "-o", "console_output_style=classic",
             f"--submission={target.submission}", f"--autograder-results={results}",

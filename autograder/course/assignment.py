@@ -1,0 +1,185 @@
+"""One assignment of a course: its rubric table, its folder and every path in it, its
+instructor modules, and the hash of everything that decides its grades.
+
+An assignment called NAME is, by convention (the README's "how to add an assignment"):
+
+    assignments/NAME/README.md            the text students read (the release's README)
+    assignments/NAME/public_tests/        tests students get; their results are shown at once
+    assignments/NAME/hidden_tests/        tests only the grader runs
+    assignments/NAME/misconceptions.py    optional: CATALOGUE of known mistakes (diagnose.py)
+    assignments/NAME/proof_domain.py      optional: the objects and laws its proofs may use
+    assignments/NAME/warm_up.py           optional: run in the sandbox before any submission
+    assignments/NAME/notebook.py          optional: the notebook's source (jupytext percent)
+    assignments/NAME/sample_class/        optional: submissions `validate` and `make demo` grade
+    reference/MODULE                      the reference solution, with solution markers
+    student_template/NAME/                what `autograder release` writes for students
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import importlib.util
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from autograder.course.rubric import AssignmentSpec
+from autograder.errors import ConfigError
+
+if TYPE_CHECKING:
+    from autograder.course.course import Course
+    from autograder.grading.diagnose import Misconception
+
+PUBLIC_TESTS = "public_tests"
+HIDDEN_TESTS = "hidden_tests"
+CATALOGUE_FILE = "misconceptions.py"
+PROOF_DOMAIN_FILE = "proof_domain.py"
+WARM_UP_FILE = "warm_up.py"
+NOTEBOOK_SOURCE = "notebook.py"
+SAMPLE_CLASS = "sample_class"
+RELEASE_ROOT = "student_template"
+MAX_WARM_UP_BYTES = 64 * 1024
+"""The warm-up travels to the sandbox on a command line: larger is a mistake."""
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """An assignment of `course`, as its rubric table `spec` and its files define it."""
+
+    course: Course
+    spec: AssignmentSpec
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def folder(self) -> Path:
+        return self.course.root / "assignments" / self.spec.name
+
+    @property
+    def public_tests(self) -> Path:
+        return self.folder / PUBLIC_TESTS
+
+    @property
+    def hidden_tests(self) -> Path:
+        return self.folder / HIDDEN_TESTS
+
+    @property
+    def test_folders(self) -> list[Path]:
+        """The public and hidden test folders that exist, public first."""
+        return [path for path in (self.public_tests, self.hidden_tests) if path.is_dir()]
+
+    def is_hidden(self, test_file: Path) -> bool:
+        """Whether `test_file` was collected from the hidden tests' folder."""
+        return test_file.resolve().is_relative_to(self.hidden_tests.resolve())
+
+    @property
+    def reference(self) -> Path:
+        return self.course.root / "reference" / self.spec.module
+
+    @property
+    def readme(self) -> Path:
+        return self.folder / "README.md"
+
+    @property
+    def catalogue_file(self) -> Path:
+        return self.folder / CATALOGUE_FILE
+
+    @property
+    def proof_domain_file(self) -> Path:
+        return self.folder / PROOF_DOMAIN_FILE
+
+    @property
+    def warm_up_file(self) -> Path:
+        return self.folder / WARM_UP_FILE
+
+    @property
+    def notebook_source(self) -> Path:
+        return self.folder / NOTEBOOK_SOURCE
+
+    @property
+    def sample_class(self) -> Path:
+        return self.folder / SAMPLE_CLASS
+
+    @property
+    def release_dir(self) -> Path:
+        """Where `autograder release` writes this assignment's student version."""
+        return self.course.root / RELEASE_ROOT / self.spec.name
+
+    def relative(self, path: Path) -> str:
+        """`path` as the course names it (relative to the course folder), for messages."""
+        try:
+            return path.relative_to(self.course.root).as_posix()
+        except ValueError:
+            return str(path)
+
+    # -- instructor modules (trusted code: never a student's) ----------------------------------
+
+    def load_reference(self) -> ModuleType:
+        return import_instructor_module(self.reference, self.name)
+
+    def load_catalogue(self) -> tuple[Misconception, ...]:
+        """The CATALOGUE of misconceptions, or none when the assignment has no catalogue."""
+        if not self.catalogue_file.is_file():
+            return ()
+        return tuple(import_instructor_module(self.catalogue_file, self.name).CATALOGUE)
+
+    def warm_up_source(self) -> str | None:
+        """The sandbox's warm-up (instructor code run before any submission), if any."""
+        if not self.warm_up_file.is_file():
+            return None
+        return read_instructor_text(self.warm_up_file, MAX_WARM_UP_BYTES)
+
+    # -- what decides a grade ------------------------------------------------------------------
+
+    def grading_hash(self) -> str:
+        """A hash of everything that decides this assignment's grades: its rubric table, its
+        reference, and every Python file of its folder but the sample class. Another
+        assignment's table or files do not change it."""
+        table = json.dumps(dataclasses.asdict(self.spec), sort_keys=True, default=str)
+        digest = hashlib.sha256(table.encode())
+        sources = [self.reference, *sorted(self._python_files())]
+        for path in sources:
+            digest.update(self.relative(path).encode() + b"\0" + path.read_bytes())
+        return digest.hexdigest()
+
+    def _python_files(self) -> list[Path]:
+        sample = self.sample_class.resolve()
+        return [
+            path
+            for path in self.folder.rglob("*.py")
+            if path.is_file() and not path.resolve().is_relative_to(sample)
+        ]
+
+
+def import_instructor_module(path: Path, assignment: str) -> ModuleType:
+    """An instructor's file (the reference, the catalogue, a proof domain): trusted code."""
+    if not path.is_file():
+        raise ConfigError(f"{path} does not exist")
+    spec = importlib.util.spec_from_file_location(f"instructor_{assignment}_{path.stem}", path)
+    if spec is None or spec.loader is None:
+        raise ConfigError(f"cannot import {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def read_instructor_text(path: Path, limit: int) -> str:
+    """An instructor's text file, read whole: a ConfigError beyond `limit` bytes or not UTF-8."""
+    with path.open("rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise ConfigError(f"{path} is larger than {limit} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{path} is not UTF-8 text: {error}") from None
+
+
+def as_dict(assignment: Assignment) -> dict[str, Any]:
+    """What a process started for this assignment needs to find it again."""
+    return {"course": str(assignment.course.root), "assignment": assignment.name}

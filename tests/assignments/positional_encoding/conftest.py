@@ -1,0 +1,35 @@
+"""The positional-encoding assignment's own tests run on the repository's course: these fixtures
+override the engine tests' fixture course for this folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from autograder.course.assignment import Assignment
+from autograder.course.course import Course
+from autograder.course.rubric import AssignmentSpec
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+@pytest.fixture(scope="session")
+def course() -> Course:
+    return Course.load(ROOT)
+
+
+@pytest.fixture(scope="session")
+def assignment(course: Course) -> Assignment:
+    return course.assignment("positional_encoding")
+
+
+@pytest.fixture(scope="session")
+def spec(assignment: Assignment) -> AssignmentSpec:
+    return assignment.spec
+
+
+@pytest.fixture(scope="session")
+def reference(assignment: Assignment) -> ModuleType:
+    return assignment.load_reference()

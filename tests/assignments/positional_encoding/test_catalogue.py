@@ -1,0 +1,104 @@
+"""The assignment's catalogue: diagnosis names its mistakes, validate proves each is caught."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from autograder.authoring.validate import validate
+from autograder.course.assignment import Assignment
+from autograder.course.course import Course
+from autograder.grading.diagnose import Call, Misconception, describe, diagnose
+
+
+@pytest.fixture(scope="module")
+def catalogue(assignment: Assignment) -> tuple[Misconception, ...]:
+    return assignment.load_catalogue()
+
+
+def by_name(catalogue: tuple[Misconception, ...], *names: str) -> list[Misconception]:
+    return [m for m in catalogue if m.name in names]
+
+
+def test_a_matching_variant_is_named(
+    catalogue: tuple[Misconception, ...], reference: ModuleType
+) -> None:
+    swapped = reference.sinusoidal_encoding(4, 6)[:, [1, 0, 3, 2, 5, 4]]
+    found = diagnose([Call("sinusoidal_encoding", (4, 6), {}, swapped)], catalogue, reference)
+    assert [m.name for m in found] == ["sin_cos_swapped"]
+    assert describe(found) == f"{found[0].summary}: {found[0].hint}"
+
+
+def test_a_correct_answer_is_never_diagnosed(
+    catalogue: tuple[Misconception, ...], reference: ModuleType
+) -> None:
+    calls = [
+        Call("sinusoidal_encoding", (5, 8), {}, reference.sinusoidal_encoding(5, 8)),
+        Call("rotation_matrix", (3, 0.1), {}, reference.rotation_matrix(3, 0.1)),
+    ]
+    assert diagnose(calls, catalogue, reference) == []
+
+
+def test_variants_with_the_same_numbers_share_a_hint(
+    catalogue: tuple[Misconception, ...], reference: ModuleType
+) -> None:
+    transposed = reference.rotation_matrix(3, 0.1).T
+    found = diagnose([Call("rotation_matrix", (3, 0.1), {}, transposed)], catalogue, reference)
+    assert {m.name for m in found} == {"transposed_rotation", "cos_sin_order"}
+    assert (describe(found) or "").startswith("your results match 2 known mistakes")
+
+
+def test_a_mistake_shows_through_the_functions_that_use_it(
+    catalogue: tuple[Misconception, ...], reference: ModuleType
+) -> None:
+    M = reference.shift_matrix(2, 6)
+    wrong = np.where(np.eye(6, k=1) + np.eye(6, k=-1) > 0, -M, M)  # every block transposed
+    found = diagnose([Call("shift_matrix", (2, 6), {}, wrong)], catalogue, reference)
+    assert {m.name for m in found} == {"transposed_rotation", "cos_sin_order"}
+
+
+def test_mutation_constants_and_symbols(
+    catalogue: tuple[Misconception, ...], reference: ModuleType
+) -> None:
+    X = np.eye(3)
+    mutated = Call("self_attention", (X,), {}, reference.self_attention(X), mutated=True)
+    assert [m.name for m in diagnose([mutated], catalogue, reference)] == ["overwrites_input"]
+    (forgot,) = by_name(catalogue, "forgot_pt_p")
+    constant = Call("PERMUTATION_PROOF", (), {}, [tuple(step) for step in forgot.value])
+    assert [m.name for m in diagnose([constant], catalogue, reference)] == ["forgot_pt_p"]
+    pos, k, w = sp.symbols("pos k w", real=True)
+    unsimplified = Call(
+        "relative_dot",
+        (pos, k, w),
+        {},
+        sp.sin(w * pos) * sp.sin(w * (pos + k)) + sp.cos(w * pos) * sp.cos(w * (pos + k)),
+    )
+    assert [m.name for m in diagnose([unsimplified], catalogue, reference)] == [
+        "dot_not_simplified"
+    ]
+
+
+def test_validate_names_a_variant_no_test_catches_any_more(
+    assignment: Assignment, tmp_path: Path, course_copier: Callable[[Path, Path], Course]
+) -> None:
+    """Neuter the only two tests that catch an overwritten input (keeping their points)."""
+    copied = course_copier(tmp_path, assignment.course.root).assignment(assignment.name)
+    for folder, name in (
+        ("public_tests", "test_attention.py"),
+        ("hidden_tests", "test_hidden_attention.py"),
+    ):
+        path = copied.folder / folder / name
+        text = path.read_text()
+        for test in ("test_inputs_are_not_modified", "test_inputs_left_alone"):
+            neutered = f"def {test}(student, *_, **__):\n    student.softmax(np.zeros((1, 1)))\n"
+            text = text.replace(f"def {test}(", f"{neutered}\n\ndef _old_{test}(")
+        path.write_text(text)
+    (verdict,) = validate(copied, only=["overwrites_input"])
+    assert verdict.name == "variant: overwrites_input"
+    assert not verdict.ok and verdict.problem == "lost nothing in attention: no test catches it"
+    assert verdict.score == 100
