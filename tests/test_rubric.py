@@ -43,7 +43,7 @@ def test_the_fixture_course_rubric(course: Course) -> None:
     )
     assert {p.name: p.points for p in vectors.parts} == {"numeric": 6, "symbolic": 4}
     assert (vectors.max_score, series.max_score) == (10, 10)
-    assert (vectors.preload, series.preload) == ((), ("fractions",))
+    assert (vectors.preload, series.preload) == ((), ("colorsys",))
     assert [m.name for m in vectors.manual] == ["why_unit"]
     with pytest.raises(ConfigError, match=r"several assignments .*name one with --assignment"):
         course.rubric.assignment()

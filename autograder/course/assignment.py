@@ -132,7 +132,12 @@ class Assignment:
         """The sandbox's warm-up (instructor code run before any submission), if any."""
         if not self.warm_up_file.is_file():
             return None
-        return read_instructor_text(self.warm_up_file, MAX_WARM_UP_BYTES)
+        source = read_instructor_text(self.warm_up_file, MAX_WARM_UP_BYTES)
+        try:
+            compile(source, str(self.warm_up_file), "exec", dont_inherit=True)
+        except SyntaxError as error:
+            raise ConfigError(f"{self.warm_up_file}: {error}") from None
+        return source
 
     # -- what decides a grade ------------------------------------------------------------------
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -159,8 +160,19 @@ def load_rubric(path: Path) -> Rubric:
     return Rubric(path=path, assignments=specs)
 
 
+ASSIGNMENT_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}")
+"""An assignment's name is a folder name (assignments/NAME, student_template/NAME, NAME.zip)
+and a gradebook key: letters, digits and underscores, starting with a letter."""
+
+
 def _assignment(reader: _Reader, name: str, table: Mapping[str, Any]) -> AssignmentSpec:
     key = f"assignments.{name}"
+    if not ASSIGNMENT_NAME.fullmatch(name):
+        reader.fail(
+            key,
+            "an assignment's name names its folders: use letters, digits and underscores, "
+            f"starting with a letter (at most 64), got {name!r}",
+        )
     reader.only_keys(
         table,
         key,

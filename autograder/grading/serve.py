@@ -48,6 +48,7 @@ from autograder.sandbox.client import StudentSession
 from autograder.sandbox.isolation import Isolation, choose
 from autograder.sandbox.reaper import die_with_parent, wait_for_exit
 from autograder.sandbox.scratch import empty_tree, private_folder, remove_tree
+from autograder.sandbox.worker import warm_up
 from autograder.sandbox.zygote import Zygote, ZygoteFailed
 
 UNUSED_PLUGINS = ("cacheprovider", "terminal", "faulthandler", "pastebin", "junitxml", "doctest",
@@ -86,8 +87,15 @@ def main(argv: list[str]) -> int:
         tmp_mb=spec.limits.disk_mb,
         isolation=spec.isolation,
     )
+    warm_up_source = assignment.warm_up_source()
+    try:  # here first (trusted code, and it warms this runner's checks too): a broken warm-up
+        warm_up(warm_up_source)  # is the course's mistake, named, not a zygote that dies
+    except Exception as error:
+        raise SystemExit(
+            f"{assignment.warm_up_file} failed: {type(error).__name__}: {error}"
+        ) from None
     inbox = private_folder("inbox")  # 0700: only this runner and its zygote read it
-    zygote = Zygote(isolation, inbox, preload=spec.preload, warm_up=assignment.warm_up_source())
+    zygote = Zygote(isolation, inbox, preload=spec.preload, warm_up=warm_up_source)
     zygote.launch()  # it starts in the sandbox while this process collects the tests
     configure_symbolic(spec.symbolic)
     folder = assignment.folder
