@@ -6,6 +6,8 @@ assignments live in tests/assignments/ (their conftest gives the repository's co
 
 from __future__ import annotations
 
+import ast
+import importlib.util
 import os
 import shutil
 import sys
@@ -93,6 +95,33 @@ def make_class(assignment: Assignment) -> ClassBuilder:
         return folder
 
     return build
+
+
+@pytest.fixture
+def stub_module(tmp_path: Path, assignment: Assignment) -> ModuleType:
+    """The assignment's released module (its stubs), imported."""
+    from autograder.authoring.release import render_release
+
+    path = tmp_path / assignment.spec.module
+    path.write_text(render_release(assignment)[assignment.spec.module], encoding="utf-8")
+    module_spec = importlib.util.spec_from_file_location("stub_module", path)
+    assert module_spec is not None and module_spec.loader is not None
+    module = importlib.util.module_from_spec(module_spec)
+    module_spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def docstrings() -> Callable[[str], dict[str, str | None]]:
+    """The docstrings of a module's source: each top-level function's, and the module's."""
+
+    def read(source: str) -> dict[str, str | None]:
+        tree = ast.parse(source)
+        functions = [node for node in tree.body if isinstance(node, ast.FunctionDef)]
+        found: dict[str, str | None] = {f.name: ast.get_docstring(f) for f in functions}
+        return found | {"<module>": ast.get_docstring(tree)}
+
+    return read
 
 
 @pytest.fixture(scope="session")
