@@ -318,8 +318,10 @@ ATTACKS = (
     Attack("latin1_coding", latin1_file, "graded", score=FULL),
     Attack("linked_folder", linked_folder, "graded", score=FULL),
     # names that attack whoever reads the gradebook
-    Attack("<img src=x onerror=alert(1)>", py_file("<img src=x onerror=alert(1)>.py"),
-           "graded", score=FULL),
+    # ungradable, so that the report lists its name in its table of ungradable submissions
+    # whatever the timing (the table of the slowest ones may or may not hold a graded one)
+    Attack("<img src=x onerror=alert(1)>", notebook_file("<img src=x onerror=alert(1)>.ipynb",
+           "{"), "ungradable", "not valid JSON"),
     Attack("=HYPERLINK(\"http-x\")", py_file("=HYPERLINK(\"http-x\").py"), "graded", score=FULL),
     Attack("\x1b]0;title\x07name", py_file("\x1b]0;title\x07name.py"), "graded", score=FULL),
     # student code that attacks the grader, the slot or the next student

@@ -103,6 +103,7 @@ def test_nbgrader_round_trip_agrees_with_the_kit(
     name = spec.name
     source = course_dir / "source" / name / f"{name}.ipynb"
     assert (course_dir / "source" / name / "tests" / "test_numeric.py").is_file()
+    assert (course_dir / "source" / name / "proof_domain.py").is_file()  # the public proofs
     nbgrader(course_dir, "generate_assignment", name, "--force")
     released = (course_dir / "release" / name / f"{name}.ipynb").read_text(encoding="utf-8")
     for secret in ("BEGIN SOLUTION", "HIDDEN TESTS", '"all"', reference_line):

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from autograder.authoring.solutions import strip_solutions
-from autograder.course.assignment import Assignment
+from autograder.course.assignment import PROOF_DOMAIN_FILE, Assignment
 from autograder.errors import ConfigError
 
 DIRECTIVE = re.compile(r"^# autograder: (reference|tests) (.+)$", re.MULTILINE)
@@ -186,8 +186,8 @@ c.ClearSolutions.code_stub = {{"python": "raise NotImplementedError()"}}
 
 def write_nbgrader_course(assignment: Assignment, target: Path) -> list[Path]:
     """An nbgrader course folder: nbgrader_config.py and source/NAME/ with the notebook, the
-    public tests and their pytest.ini (nbgrader releases every file of the source folder, so
-    students can run the public checks next to the notebook)."""
+    public tests, their pytest.ini and the proof domain (nbgrader releases every file of the
+    source folder, so students can run the public checks next to the notebook)."""
     from autograder.authoring.release import render_release
 
     spec, course = assignment.spec, assignment.course
@@ -201,7 +201,7 @@ def write_nbgrader_course(assignment: Assignment, target: Path) -> list[Path]:
         folder / f"{spec.name}.ipynb": instructor_notebook(assignment),
     }
     for relative, content in render_release(assignment).items():
-        if relative.startswith("tests/") or relative == "pytest.ini":
+        if relative.startswith("tests/") or relative in ("pytest.ini", PROOF_DOMAIN_FILE):
             files[folder / relative] = content
     for path, content in files.items():
         path.parent.mkdir(parents=True, exist_ok=True)
