@@ -83,7 +83,7 @@ def module_course_copy(tmp_path_factory: pytest.TempPathFactory) -> Course:
 ClassBuilder = Callable[[Path, dict[str, str]], Path]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def make_class(assignment: Assignment) -> ClassBuilder:
     """Builds a class folder of `vectors` submissions: {student: sample submission's name
     (without .py)}; several students may hand in the same sample."""
