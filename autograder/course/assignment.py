@@ -73,10 +73,6 @@ class Assignment:
         """The public and hidden test folders that exist, public first."""
         return [path for path in (self.public_tests, self.hidden_tests) if path.is_dir()]
 
-    def is_hidden(self, test_file: Path) -> bool:
-        """Whether `test_file` was collected from the hidden tests' folder."""
-        return test_file.resolve().is_relative_to(self.hidden_tests.resolve())
-
     @property
     def reference(self) -> Path:
         return self.course.root / "reference" / self.spec.module
