@@ -125,6 +125,30 @@ def docstrings() -> Callable[[str], dict[str, str | None]]:
 
 
 @pytest.fixture(scope="session")
+def living_zygotes() -> Callable[[], set[str]]:
+    """The zygotes of this checkout's engine now alive, as "pid: command" (another checkout's
+    tests may be grading at the same time: their zygotes are not counted)."""
+    engine = str(ROOT)
+
+    def alive() -> set[str]:
+        found = set()
+        for entry in Path("/proc").iterdir():
+            try:
+                command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if (
+                entry.name.isdigit()
+                and "autograder.sandbox.zygote" in command
+                and engine in command
+            ):
+                found.add(f"{entry.name}: {command}")
+        return found
+
+    return alive
+
+
+@pytest.fixture(scope="session")
 def unprivileged_python() -> str | None:
     """An interpreter (with the kit's dependencies) that every user may run: this one where
     every folder above it is open to others, else the one `make test` prepares as root

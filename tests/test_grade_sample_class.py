@@ -7,8 +7,8 @@ visibility comes from the folder it was collected from."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 
@@ -27,7 +27,6 @@ EXPECTED: dict[tuple[str, str], tuple[float, set[str]]] = {
     ("series", "bug_sums_exclusive"): (6, {"sums"}),
     ("series", "hostile_exit_at_import"): (0, {"sums", "proofs"}),
 }
-ENGINE = str(Path(__file__).resolve().parents[1])
 
 
 def fingerprint(course: Course) -> str:
@@ -38,21 +37,11 @@ def fingerprint(course: Course) -> str:
     return digest.hexdigest()
 
 
-def zygotes() -> set[str]:
-    alive = set()
-    for entry in Path("/proc").iterdir():
-        try:
-            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue
-        if entry.name.isdigit() and "autograder.sandbox.zygote" in command and ENGINE in command:
-            alive.add(entry.name)
-    return alive
-
-
 @pytest.fixture(scope="module")
-def graded(course: Course) -> dict[tuple[str, str], SubmissionResult]:
-    before, zygotes_before = fingerprint(course), zygotes()
+def graded(
+    course: Course, living_zygotes: Callable[[], set[str]]
+) -> dict[tuple[str, str], SubmissionResult]:
+    before, zygotes_before = fingerprint(course), living_zygotes()
     results = {}
     for assignment in course.assignments:
         samples = sorted(assignment.sample_class.glob("*.py"))
@@ -60,7 +49,7 @@ def graded(course: Course) -> dict[tuple[str, str], SubmissionResult]:
             for result in pool.map(runners.grade, samples):
                 results[(assignment.name, result.submission)] = result
     assert fingerprint(course) == before, "a submission changed the course's files"
-    assert zygotes() <= zygotes_before, "a worker outlived its grading"
+    assert living_zygotes() <= zygotes_before, "a worker outlived its grading"
     return results
 
 

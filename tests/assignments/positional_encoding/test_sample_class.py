@@ -10,8 +10,8 @@ from __future__ import annotations
 import hashlib
 import re
 import socket
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 
@@ -68,28 +68,14 @@ def course_fingerprint(course: Course) -> str:
     return digest.hexdigest()
 
 
-ENGINE = str(Path(__file__).resolve().parents[3])
-"""This checkout's engine, in its zygotes' command lines (another checkout may grade at once)."""
-
-
-def workers_alive() -> list[str]:
-    alive = []
-    for entry in Path("/proc").iterdir():
-        try:
-            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue
-        if entry.name.isdigit() and "autograder.sandbox.zygote" in command and ENGINE in command:
-            alive.append(f"{entry.name}: {command}")
-    return alive
-
-
 @pytest.fixture(scope="module")
-def graded(course: Course, assignment: Assignment) -> dict[str, SubmissionResult]:
+def graded(
+    course: Course, assignment: Assignment, living_zygotes: Callable[[], set[str]]
+) -> dict[str, SubmissionResult]:
     """Every sample graded once by two shared runners (as a batch does: hostile samples and the
     next ones share a runner and its zygote), with a listener up for the socket sample."""
     before = course_fingerprint(course)
-    zygotes_before = set(workers_alive())
+    zygotes_before = living_zygotes()
     listener = socket.create_server(("127.0.0.1", SOCKET_PORT), reuse_port=True)
     listener.setblocking(False)
     samples = sorted(assignment.sample_class.glob("*.py"))
@@ -101,7 +87,7 @@ def graded(course: Course, assignment: Assignment) -> dict[str, SubmissionResult
     finally:
         listener.close()
     assert course_fingerprint(course) == before, "a submission changed the grader's files"
-    assert set(workers_alive()) <= zygotes_before, "a worker outlived its grading"
+    assert living_zygotes() <= zygotes_before, "a worker outlived its grading"
     return {result.submission: result for result in results}
 
 
