@@ -46,6 +46,17 @@ def test_a_broken_warm_up_is_named(course_copy: Course) -> None:
         vectors.warm_up_source()
 
 
+def test_a_preload_that_does_not_import_is_named(course_copy: Course) -> None:
+    rubric = course_copy.root / "grading.toml"
+    rubric.write_text(rubric.read_text().replace('"colorsys"', '"no_such_module"'), "utf-8")
+    series = Course.load(course_copy.root).assignment("series")
+    result = grade_submission(series, series.reference)
+    assert result.status == "grader_error"
+    assert "[assignments.series] preload: No module named 'no_such_module'" in (
+        result.message or ""
+    )
+
+
 def test_the_grading_hash_follows_the_assignments_own_files(course_copy: Course) -> None:
     vectors, series = course_copy.assignment("vectors"), course_copy.assignment("series")
     before = (vectors.grading_hash(), series.grading_hash())

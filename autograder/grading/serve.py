@@ -77,8 +77,13 @@ def main(argv: list[str]) -> int:
     os.dup2(2, 1)  # whatever else is printed goes to stderr, never among the replies
     assignment = Course.load(Path(config["course"])).assignment(config["assignment"])
     spec = assignment.spec
-    for name in (*PRELOADED, *spec.preload):
+    for name in PRELOADED:
         importlib.import_module(name)
+    for name in spec.preload:
+        try:
+            importlib.import_module(name)
+        except ImportError as error:  # the course's mistake: name it before any submission
+            raise SystemExit(f"grading.toml [assignments.{spec.name}] preload: {error}") from None
     course = assignment.course
     hidden = [course.root, *(Path(p) for p in config.get("hide", []))]
     isolation = choose(
@@ -88,15 +93,17 @@ def main(argv: list[str]) -> int:
         isolation=spec.isolation,
     )
     warm_up_source = assignment.warm_up_source()
-    try:  # here first (trusted code, and it warms this runner's checks too): a broken warm-up
-        warm_up(warm_up_source)  # is the course's mistake, named, not a zygote that dies
-    except Exception as error:
-        raise SystemExit(
-            f"{assignment.warm_up_file} failed: {type(error).__name__}: {error}"
-        ) from None
     inbox = private_folder("inbox")  # 0700: only this runner and its zygote read it
     zygote = Zygote(isolation, inbox, preload=spec.preload, warm_up=warm_up_source)
     zygote.launch()  # it starts in the sandbox while this process collects the tests
+    try:  # here too (trusted code, and it warms this runner's checks): a broken warm-up is
+        warm_up(warm_up_source)  # the course's mistake, named, not a zygote that dies
+    except Exception as error:
+        zygote.close_now()
+        remove_tree(inbox)
+        raise SystemExit(
+            f"{assignment.warm_up_file} failed: {type(error).__name__}: {error}"
+        ) from None
     configure_symbolic(spec.symbolic)
     folder = assignment.folder
     tests = [str(path) for path in assignment.test_folders]
