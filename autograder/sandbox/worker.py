@@ -77,8 +77,8 @@ def warm_up(source: str | None) -> None:
         return
     import sympy as sp
 
-    # trusted: the instructor's own warm_up.py, run before any submission exists in the process
-    exec(compile(source, "warm_up.py", "exec", dont_inherit=True), {"__name__": "warm_up"})
+    code = compile(source, "warm_up.py", "exec", dont_inherit=True)
+    exec(code, {"__name__": "warm_up"})  # trusted: the instructor's warm_up.py, no submission yet
     sp.core.cache.clear_cache()
 
 
