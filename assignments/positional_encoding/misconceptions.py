@@ -104,6 +104,22 @@ def overflowing_softmax(S, axis=-1):
     return weights / np.sum(weights, axis=axis, keepdims=True)
 
 
+def weights_transposed(X, W_q=None, W_k=None, W_v=None):
+    X = np.asarray(X, dtype=np.float64)
+    Q = X if W_q is None else X @ W_q
+    K = X if W_k is None else X @ W_k
+    V = X if W_v is None else X @ W_v
+    weights = softmax(Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1]))  # noqa: F821
+    return np.swapaxes(weights, -1, -2) @ V
+
+
+def softmax_in_place(S, axis=-1):
+    S -= np.max(S, axis=axis, keepdims=True)  # normalises the caller's array itself
+    np.exp(S, out=S)
+    S /= np.sum(S, axis=axis, keepdims=True)
+    return S
+
+
 def weights_not_output(X, W_q=None, W_k=None, W_v=None):
     X = np.asarray(X, dtype=np.float64)
     Q = X if W_q is None else X @ W_q
@@ -190,6 +206,8 @@ FORGOT_PT_P = [
 # --- the catalogue ---------------------------------------------------------------------------
 
 _ENCODING = "sinusoidal_encoding"
+_EQUIVARIANCE = ("permutation",)
+"""Attention(PX) = P·Attention(X) is credited only when self_attention's values are right."""
 CATALOGUE = (
     Misconception("sin_cos_swapped", _ENCODING, "encoding", "sin and cos are swapped",
                   "your even columns hold cosines and your odd columns sines: put sin in "
@@ -227,14 +245,24 @@ CATALOGUE = (
     Misconception("python_list", _ENCODING, "encoding", "the result is a Python list",
                   "return a NumPy array, e.g. np.array(rows) or build it with NumPy", python_list),
     Misconception("no_scaling", "self_attention", "attention", "the scores are not scaled",
-                  "divide Q Kᵀ by √d_k before the softmax", no_scaling),
+                  "divide Q Kᵀ by √d_k before the softmax", no_scaling, also_affects=_EQUIVARIANCE),
     Misconception("scaled_by_d", "self_attention", "attention",
                   "the scores are divided by d_k instead of √d_k",
-                  "the scale is 1/√d_k: np.sqrt(Q.shape[-1])", scaled_by_d),
+                  "the scale is 1/√d_k: np.sqrt(Q.shape[-1])", scaled_by_d,
+                  also_affects=_EQUIVARIANCE),
     Misconception("softmax_wrong_axis", "self_attention", "attention",
                   "the softmax runs over the wrong axis",
                   "each row of scores (one query against every key) must sum to 1: "
-                  "softmax over the last axis", softmax_wrong_axis),
+                  "softmax over the last axis", softmax_wrong_axis, also_affects=_EQUIVARIANCE),
+    Misconception("weights_transposed", "self_attention", "attention",
+                  "the attention weights are applied transposed",
+                  "row i of the output mixes the rows of V with row i of the weights: "
+                  "weights @ V, not weightsᵀ @ V", weights_transposed,
+                  also_affects=_EQUIVARIANCE),
+    Misconception("softmax_in_place", "softmax", "attention",
+                  "softmax normalises the caller's array in place",
+                  "S -= …, np.exp(S, out=S) and S /= … write into the caller's scores: compute "
+                  "new arrays (shifted = S - S.max(…))", softmax_in_place, mutates_input=True),
     Misconception("overflowing_softmax", "softmax", "attention",
                   "the softmax overflows for large scores",
                   "exp(1e4) is inf: subtract each row's maximum before exp (the result is the "

@@ -3,7 +3,9 @@
 It grades the reference (full marks), the released stubs (zero), every catalogued misconception
 as a submission (the reference with that one function or constant replaced: it must lose points
 in its own part and nowhere else, and receive its own hint), and the correct alternative styles
-bundled in the sample class (`sample_class/correct_*.py`: full marks, whatever the style).
+bundled in the sample class (`sample_class/correct_*.py`: full marks, whatever the style), and
+the constant impostor (impostor.py: every function returns a fixed value of the right shape),
+which must score 0 in every part: a test that credits it gives points for garbage.
 """
 
 from __future__ import annotations
@@ -17,11 +19,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from autograder.authoring.impostor import IMPOSTOR_NAME, impostor_source
 from autograder.authoring.solutions import solution_source
 from autograder.course.assignment import Assignment
 from autograder.grading.diagnose import Misconception
 from autograder.grading.results import SubmissionResult
 from autograder.grading.runners import RunnerPool
+
+ZERO_EVERYWHERE = "zero in every part"
 
 
 @dataclass(frozen=True)
@@ -78,6 +83,9 @@ def _cases(assignment: Assignment, catalogue: Sequence[Misconception], folder: P
         parts = "/".join((misconception.part, *misconception.also_affects))
         expected = f"loses {parts} only; hint"
         cases.append(_Case(f"variant: {misconception.name}", path, expected, misconception))
+    impostor = folder / f"{IMPOSTOR_NAME}.py"
+    impostor.write_text(impostor_source(solution, assignment.load_reference()), encoding="utf-8")
+    cases.append(_Case(f"impostor: {IMPOSTOR_NAME}", impostor, ZERO_EVERYWHERE))
     styles = sorted(assignment.sample_class.glob("correct_*.py"))
     cases += [_Case(f"style: {path.stem}", path, "full marks") for path in styles]
     return cases
@@ -103,6 +111,9 @@ def _judge(case: _Case, result: SubmissionResult) -> CaseVerdict:
         problem = f"lost points in {len(lost)} test(s), e.g. {lost[0]!r}"
     elif case.expected == "zero" and result.score > 0:
         problem = f"scored {result.score:g}; the stubs must score 0"
+    elif case.expected == ZERO_EVERYWHERE and result.score > 0:
+        credited = [t.nodeid for t in result.tests if t.score > 0]
+        problem = f"{len(credited)} test(s) credit a constant: {', '.join(credited)}"
     elif case.misconception is not None:
         problem = _judge_variant(case.misconception, result, hints)
     own = case.misconception

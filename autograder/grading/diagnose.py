@@ -52,7 +52,12 @@ class Call:
     args: tuple[Any, ...]
     kwargs: dict[str, Any]
     result: Any
-    mutated: bool = False
+    modified: tuple[str | int, ...] = ()
+    """The array arguments it modified in place: positions, or keyword names."""
+
+    @property
+    def mutated(self) -> bool:
+        return bool(self.modified)
 
 
 def variant_namespace(misconception: Misconception, reference: types.ModuleType) -> dict[str, Any]:
@@ -87,32 +92,56 @@ def diagnose(
     atol: float = 1e-6,
     namespaces: dict[str, dict[str, Any]] | None = None,
 ) -> list[Misconception]:
-    """The misconceptions whose output matches the student's where the reference's does not.
+    """The misconceptions that explain the student's outputs where the reference's do not.
 
+    A replay names a mistake only when it agrees with the student on every call where the
+    mistake would show (its output differs from the reference's), wrong calls and right ones
+    alike, and at least one such call is wrong: a mistake the student's right answers rule out,
+    or one that agrees on one call and not on the next, is not named. Calls the reference
+    refuses (it raises: a test of the argument contract) say nothing about a numeric mistake.
     `namespaces` caches each variant's module namespace across calls (one submission's tests).
     """
-    found: list[Misconception] = []
     namespaces = {} if namespaces is None else namespaces
+    checked: list[tuple[Call, Any, bool]] = []
     for call in calls:
         expected = _run(getattr(reference, call.name, _MISSING), call)
-        if _same(call.result, expected, rtol, atol) and not call.mutated:
-            continue  # the student is right here: this call says nothing about a mistake
-        relevant = uses(reference, call.name)
-        for misconception in catalogue:
-            if misconception in found or misconception.target not in relevant:
-                continue
-            if misconception.mutates_input:
-                if call.mutated and call.name == misconception.target:
-                    found.append(misconception)
-                continue
-            if misconception.name not in namespaces:
-                namespaces[misconception.name] = variant_namespace(misconception, reference)
-            variant = _run(namespaces[misconception.name].get(call.name, _MISSING), call)
-            if _same(variant, expected, rtol, atol):
-                continue  # this mistake does not show on this call
-            if _same(call.result, variant, rtol, atol):
+        if expected is _MISSING:
+            continue
+        checked.append((call, expected, _same(call.result, expected, rtol, atol)))
+    if all(right and not call.mutated for call, _, right in checked):
+        return []
+    found: list[Misconception] = []
+    for misconception in catalogue:
+        if misconception.mutates_input:
+            if any(c.mutated and c.name == misconception.target for c, _, _ in checked):
                 found.append(misconception)
+            continue
+        if misconception.name not in namespaces:
+            namespaces[misconception.name] = variant_namespace(misconception, reference)
+        if _explains(misconception, namespaces[misconception.name], checked, reference, rtol, atol):
+            found.append(misconception)
     return found
+
+
+def _explains(
+    misconception: Misconception,
+    namespace: dict[str, Any],
+    checked: Sequence[tuple[Call, Any, bool]],
+    reference: types.ModuleType,
+    rtol: float,
+    atol: float,
+) -> bool:
+    shown_wrong = False
+    for call, expected, right in checked:
+        if misconception.target not in uses(reference, call.name):
+            continue
+        variant = _run(namespace.get(call.name, _MISSING), call)
+        if _same(variant, expected, rtol, atol):
+            continue  # this mistake does not show on this call
+        if not _same(call.result, variant, rtol, atol):
+            return False  # it would show here, and the student's output is not its output
+        shown_wrong = shown_wrong or not right
+    return shown_wrong
 
 
 def uses(reference: types.ModuleType, name: str) -> set[str]:

@@ -9,6 +9,7 @@ as JSON when the session ends.
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import json
 import sys
 from collections.abc import Generator, Sequence
@@ -22,6 +23,7 @@ from autograder.checks.failure import take_notes
 from autograder.course.course import SUBMISSION_INI
 from autograder.grading.diagnose import Call, Misconception, describe, diagnose
 from autograder.grading.feedback import SubmissionImportError, describe_import_failure, explain
+from autograder.grading.input_watch import MARKER, InputWatch, WatchedModule
 from autograder.grading.results import TestOutcome
 
 
@@ -36,6 +38,8 @@ class OutcomeRecorder:
         message may quote a student's value, and the result must stay small."""
         self.outcomes: dict[str, TestOutcome] = {}
         self.durations: dict[str, float] = {}
+        self.module: ModuleType | None = None
+        """The student's module, when it runs in this process (`autograder check`)."""
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(
@@ -128,8 +132,40 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     results = config.getoption("autograder_results")
     recorder = OutcomeRecorder(_submission_path(config), Path(results) if results else None)
+    config.addinivalue_line(
+        "markers",
+        f"{MARKER}(*functions): these functions never modify their inputs; this test grades it",
+    )
     config.stash[_RECORDER] = recorder
     config.pluginmanager.register(recorder, "autograder-outcomes")
+    watch = InputWatch(
+        grading_calls=lambda: _watched_calls(config),
+        signature_of=lambda name: _signature(config, name),
+    )
+    config.stash[_WATCH] = watch
+    config.pluginmanager.register(watch, "autograder-input-watch")
+
+
+_WATCH = pytest.StashKey[InputWatch]()
+
+
+def input_watch(config: pytest.Config) -> InputWatch:
+    """The session's watch over functions that keep their inputs (input_watch.py)."""
+    return config.stash[_WATCH]
+
+
+def _watched_calls(config: pytest.Config) -> list[Call] | None:
+    grading = _grading(config)
+    return None if grading is None else grading.calls
+
+
+def _signature(config: pytest.Config, name: str) -> inspect.Signature | None:
+    grading = _grading(config)
+    module = grading.reference if grading is not None else config.stash[_RECORDER].module
+    try:
+        return inspect.signature(getattr(module, name))
+    except (TypeError, ValueError, AttributeError):
+        return None
 
 
 def _submission_path(config: pytest.Config) -> Path | None:
@@ -240,8 +276,11 @@ def proof_domain(request: pytest.FixtureRequest) -> ModuleType:
 def student(request: pytest.FixtureRequest) -> Any:
     """The student's module: imported here for `check`, a proxy to the worker when grading."""
     grading = _grading(request.config)
+    watch = input_watch(request.config)
     if grading is not None:
-        return grading.student
+        if getattr(grading.student, "watched_by_worker", False) or not watch.declared:
+            return grading.student
+        return WatchedModule(grading.student, watch)
     submission = request.config.stash[_RECORDER].submission
     if submission is None:
         raise pytest.UsageError(
@@ -249,7 +288,9 @@ def student(request: pytest.FixtureRequest) -> Any:
         )
     if not submission.is_file():
         raise SubmissionImportError(f"{submission} does not exist: is the file named correctly?")
-    return import_submission(submission)
+    module = import_submission(submission)
+    request.config.stash[_RECORDER].module = module
+    return WatchedModule(module, watch) if watch.declared else module
 
 
 def import_submission(path: Path) -> ModuleType:

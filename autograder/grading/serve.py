@@ -43,7 +43,7 @@ from autograder.course.assignment import Assignment
 from autograder.course.course import Course
 from autograder.course.rubric import AssignmentSpec
 from autograder.grading.proxy import StudentProxy
-from autograder.grading.pytest_plugin import GradingContext, recorder
+from autograder.grading.pytest_plugin import GradingContext, input_watch, recorder
 from autograder.sandbox.client import StudentSession
 from autograder.sandbox.isolation import Isolation, choose
 from autograder.sandbox.reaper import die_with_parent, wait_for_exit
@@ -261,6 +261,7 @@ class ServeLoop:
         )
         self.context.student = StudentProxy(student)
         self.context.calls = student.calls
+        input_watch(session.config).reset()
         with student:
             items = session.items
             for index, item in enumerate(items):

@@ -130,17 +130,19 @@ class StudentSession:
         }
         before = (copy.deepcopy(args), copy.deepcopy(kwargs))
         value, mutated = self._ask(request, f"{name}({_signature(args, kwargs)})")
-        self.calls.append(Call(name, before[0], before[1], value, mutated=bool(mutated)))
+        modified: list[str | int] = []
         for key, data in mutated:  # arrays the function modified in place: modify ours too
-            original = (
-                args[key] if isinstance(key, int) and key < len(args) else kwargs.get(str(key))
-            )
-            changed = codec.decode(data)
-            if (
-                isinstance(original, np.ndarray)
-                and getattr(changed, "shape", None) == original.shape
-            ):
+            original = _argument(args, kwargs, key)
+            if not isinstance(original, np.ndarray) or key in modified:
+                continue  # not an array argument: a tampered worker's report, ignored
+            modified.append(key)
+            try:
+                changed = codec.decode(data)
+            except codec.CodecError:
+                continue
+            if getattr(changed, "shape", None) == original.shape:
                 np.copyto(original, changed, casting="unsafe")
+        self.calls.append(Call(name, before[0], before[1], value, modified=tuple(modified)))
         return value
 
     def attribute(self, name: str) -> Any:
@@ -322,6 +324,13 @@ def _mutations(data: Any) -> list[Any]:
     if not isinstance(data, list) or not all(isinstance(m, list) and len(m) == 2 for m in data):
         raise codec.CodecError("a malformed list of modified arguments")
     return data
+
+
+def _argument(args: tuple[Any, ...], kwargs: dict[str, Any], key: Any) -> Any:
+    """The argument the worker names by position or keyword; None when there is no such one."""
+    if type(key) is int:
+        return args[key] if 0 <= key < len(args) else None
+    return kwargs.get(key) if type(key) is str else None
 
 
 def _rebuild(reply: dict[str, Any], filename: str) -> BaseException:

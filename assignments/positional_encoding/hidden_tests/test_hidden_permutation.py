@@ -23,7 +23,7 @@ def test_random_permutations(student, reference, tolerance, rng):
 
 @pytest.mark.points(1)
 def test_identity_and_single_item(student, tolerance):
-    """the identity ordering gives I; [0] gives [[1]]"""
+    """the identity ordering gives I; [0] gives [[1]]; [1, 0] swaps the two rows"""
     assert_close(
         student.permutation_matrix([0, 1, 2, 3]),
         np.eye(4),
@@ -32,6 +32,12 @@ def test_identity_and_single_item(student, tolerance):
     )
     assert_close(
         student.permutation_matrix([0]), np.eye(1), what="permutation_matrix([0])", **tolerance
+    )
+    assert_close(
+        student.permutation_matrix([1, 0]),
+        [[0.0, 1.0], [1.0, 0.0]],
+        what="permutation_matrix([1, 0])",
+        **tolerance,
     )
 
 
@@ -45,19 +51,18 @@ def test_rejects_more_non_permutations(student):
 
 
 @pytest.mark.points(1)
-def test_equivariance_with_weights(student, tolerance, rng):
-    """Attention(P X) = P · Attention(X), also with W_q, W_k, W_v"""
+def test_equivariance_with_weights(student, reference, tolerance, rng):
+    """Attention(P X) = P · Attention(X), also with W_q, W_k, W_v (both sides right)"""
     X = rng.normal(size=(7, 4))
     W_q, W_k, W_v = (rng.normal(size=(4, 4)) for _ in range(3))
     perm = [int(p) for p in rng.permutation(7)]
     P = assert_shape(student.permutation_matrix(perm), (7, 7), what=f"permutation_matrix({perm})")
+    assert_close(P, reference.permutation_matrix(perm), what=f"permutation_matrix({perm})")
+    plain = student.self_attention(X.copy(), W_q.copy(), W_k.copy(), W_v.copy())
+    expected = reference.self_attention(X, W_q, W_k, W_v)
+    assert_close(plain, expected, what="self_attention(X, W…)", **tolerance)
     permuted = student.self_attention(P @ X, W_q.copy(), W_k.copy(), W_v.copy())
-    assert_close(
-        permuted,
-        P @ student.self_attention(X.copy(), W_q.copy(), W_k.copy(), W_v.copy()),
-        what="self_attention(P @ X, W…)",
-        **tolerance,
-    )
+    assert_close(permuted, P @ plain, what="self_attention(P @ X, W…)", **tolerance)
 
 
 @pytest.mark.points(1)

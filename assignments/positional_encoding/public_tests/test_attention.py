@@ -129,8 +129,9 @@ def test_batched_input(student):
 
 
 @pytest.mark.points(1)
+@pytest.mark.keeps_inputs("self_attention", "softmax")
 def test_inputs_are_not_modified(student):
-    """self_attention and softmax give correct results and leave the caller's arrays alone"""
+    """self_attention and softmax are right and leave the caller's arrays alone, in every call"""
     X = np.random.default_rng(11).normal(size=(4, 3))
     W = np.eye(3) * 2.0
     X_before, W_before = X.copy(), W.copy()

@@ -1,0 +1,172 @@
+"""Functions that promise to leave their inputs alone, checked on every call of every test.
+
+A test declares the contract with the marker `keeps_inputs("softmax", "self_attention")`: these
+functions never modify an array they are given, and this test is where breaking that costs
+points. Every call of a declared function, in any test, is watched: when grading, the worker
+compares each array argument before and after every call (worker.py) and reports the ones that
+changed; when a module runs in this process (`autograder check`, a notebook), the `student`
+fixture hands out a WatchedModule that does the same. Marked tests run after all others, so
+each sees every call the submission's tests made, and fails, naming the call that modified its
+argument, whichever test and call form did it.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Generator, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pytest
+
+from autograder.checks.failure import CheckFailure, short_repr
+from autograder.grading.diagnose import Call
+
+MARKER = "keeps_inputs"
+
+
+@dataclass(frozen=True)
+class Modification:
+    """A call of a declared function that modified an array it was given."""
+
+    call: Call
+    arguments: tuple[str, ...]
+    """The modified arguments, by parameter name where the signature says it."""
+    test: str
+
+    def describe(self) -> str:
+        which = ", ".join(self.arguments)
+        noun = "arguments" if len(self.arguments) > 1 else "argument"
+        return (
+            f"{call_text(self.call)} modified its {noun} {which} in place (in {self.test!r}); "
+            f"{self.call.name} must leave the arrays it is given unchanged: work on new arrays"
+        )
+
+
+@dataclass(eq=False)  # a plugin: pytest keeps it in sets
+class InputWatch:
+    """The session's plugin: which functions keep their inputs, and who broke the promise."""
+
+    grading_calls: Callable[[], list[Call] | None]
+    """The calls the current test made, as the grader records them (None: not grading)."""
+    signature_of: Callable[[str], inspect.Signature | None]
+    """A function's signature, to name its arguments (the reference's when grading)."""
+    declared: set[str] = field(default_factory=set)
+    modifications: list[Modification] = field(default_factory=list)
+    own_calls: list[Call] = field(default_factory=list)
+    """The modifying calls a WatchedModule saw in the current test, when not grading."""
+
+    def calls_of_test(self) -> list[Call]:
+        calls = self.grading_calls()
+        return self.own_calls if calls is None else calls
+
+    def pytest_runtest_setup(self) -> None:
+        self.own_calls.clear()
+
+    def reset(self) -> None:
+        """A new submission: forget what the last one did."""
+        self.modifications.clear()
+
+    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        """Learn the declared functions; run the tests that guard them after all others."""
+        marked = [item for item in items if item.get_closest_marker(MARKER)]
+        for item in marked:
+            self.declared.update(_guarded(item))
+        items[:] = [item for item in items if not item.get_closest_marker(MARKER)] + marked
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_call(self, item: pytest.Item) -> Generator[None, object, object]:
+        title = item.name
+        try:
+            result = yield
+        finally:
+            self.notice(self.calls_of_test(), title)
+        guarded = _guarded(item)
+        found = [m for m in self.modifications if m.call.name in guarded]
+        if found:
+            self.calls_of_test().extend(m.call for m in found)  # the diagnosis reads them
+            raise CheckFailure("; ".join(m.describe() for m in found[:3]))
+        return result
+
+    def notice(self, calls: Iterable[Call], test: str) -> None:
+        """Keep every call of a declared function that modified an argument."""
+        for call in calls:
+            if call.modified and call.name in self.declared:
+                names = argument_names(self.signature_of(call.name), call.modified)
+                if not any(m.call is call for m in self.modifications):
+                    self.modifications.append(Modification(call, names, test))
+
+
+def _guarded(item: pytest.Item) -> set[str]:
+    return {str(name) for marker in item.iter_markers(MARKER) for name in marker.args}
+
+
+def argument_names(
+    signature: inspect.Signature | None, keys: Iterable[str | int]
+) -> tuple[str, ...]:
+    """Positional indices as parameter names (`X`), keywords as themselves."""
+    positional = [
+        p.name
+        for p in (signature.parameters.values() if signature else ())
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
+    return tuple(
+        positional[key] if isinstance(key, int) and key < len(positional) else
+        (f"number {key + 1}" if isinstance(key, int) else str(key)[:40])
+        for key in keys
+    )  # fmt: skip
+
+
+def call_text(call: Call) -> str:
+    """`name(<array (4, 3)>, W_v=<array (3, 3)>)`: a call as a message names it."""
+    parts = [_short(a) for a in call.args] + [f"{k}={_short(v)}" for k, v in call.kwargs.items()]
+    return f"{call.name}({', '.join(parts)})"
+
+
+def _short(value: Any) -> str:
+    shape = getattr(value, "shape", None)
+    if isinstance(shape, tuple):
+        return f"<array {shape}>"
+    return short_repr(value, 30)
+
+
+class WatchedModule:
+    """A student's module run in this process, whose declared functions are watched as the
+    grader's worker watches them."""
+
+    def __init__(self, module: Any, watch: InputWatch) -> None:
+        self._module = module
+        self._watch = watch
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._module, name)
+        if name not in self._watch.declared or not callable(value):
+            return value
+        return _Watched(name, value, self._watch.calls_of_test())
+
+    def __repr__(self) -> str:
+        return repr(self._module)
+
+
+class _Watched:
+    def __init__(self, name: str, function: Callable[..., Any], calls: list[Call]) -> None:
+        self.__name__ = name
+        self._function = function
+        self._calls = calls
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        named: dict[str | int, Any] = dict(enumerate(args))
+        named.update(kwargs)
+        before = {k: v.copy() for k, v in named.items() if type(v) is np.ndarray}
+        copies = tuple(before.get(i, a) for i, a in enumerate(args))
+        result = self._function(*args, **kwargs)
+        modified = tuple(
+            key for key, copy in before.items()
+            if copy.shape != named[key].shape
+            or not np.array_equal(copy, named[key], equal_nan=True)
+        )  # fmt: skip
+        if modified:
+            kept = {k: before.get(k, v) for k, v in kwargs.items()}
+            self._calls.append(Call(self.__name__, copies, kept, result, modified=modified))
+        return result
