@@ -7,6 +7,7 @@ An assignment called NAME is, by convention (the README's "how to add an assignm
     assignments/NAME/public_tests/        tests students get; their results are shown at once
     assignments/NAME/hidden_tests/        tests only the grader runs
     assignments/NAME/misconceptions.py    optional: CATALOGUE of known mistakes (diagnose.py)
+    assignments/NAME/signatures.py        optional: SIGNATURES, measurements that name mistakes
     assignments/NAME/proof_domain.py      optional: the objects and laws its proofs may use
     assignments/NAME/warm_up.py           optional: run in the sandbox before any submission
     assignments/NAME/notebook.py          optional: the notebook's source (jupytext percent)
@@ -31,11 +32,12 @@ from autograder.errors import ConfigError
 
 if TYPE_CHECKING:
     from autograder.course.course import Course
-    from autograder.grading.diagnose import Misconception
+    from autograder.grading.diagnose import Misconception, Signature
 
 PUBLIC_TESTS = "public_tests"
 HIDDEN_TESTS = "hidden_tests"
 CATALOGUE_FILE = "misconceptions.py"
+SIGNATURES_FILE = "signatures.py"
 PROOF_DOMAIN_FILE = "proof_domain.py"
 WARM_UP_FILE = "warm_up.py"
 NOTEBOOK_SOURCE = "notebook.py"
@@ -86,6 +88,10 @@ class Assignment:
         return self.folder / CATALOGUE_FILE
 
     @property
+    def signatures_file(self) -> Path:
+        return self.folder / SIGNATURES_FILE
+
+    @property
     def proof_domain_file(self) -> Path:
         return self.folder / PROOF_DOMAIN_FILE
 
@@ -123,6 +129,12 @@ class Assignment:
         if not self.catalogue_file.is_file():
             return ()
         return tuple(import_instructor_module(self.catalogue_file, self.name).CATALOGUE)
+
+    def load_signatures(self) -> tuple[Signature, ...]:
+        """The SIGNATURES measured on wrong results, or none without a signatures file."""
+        if not self.signatures_file.is_file():
+            return ()
+        return tuple(import_instructor_module(self.signatures_file, self.name).SIGNATURES)
 
     def warm_up_source(self) -> str | None:
         """The sandbox's warm-up (instructor code run before any submission), if any."""

@@ -45,6 +45,19 @@ class Misconception:
 
 
 @dataclass(frozen=True)
+class Signature:
+    """A measurement of one function's wrong output that names what it observes, without
+    having catalogued the mistake: a frequency fitted from an encoding, the axis a softmax's
+    entries sum to 1 along, the angle of a rotation. An assignment's `signatures.py` lists
+    them in SIGNATURES; they run in the grader (instructor code reading the student's data)."""
+
+    target: str
+    """The function whose calls it reads."""
+    measure: Callable[[Call, Any], str | None]
+    """(the student's call, the reference's result) -> what it observed, or None."""
+
+
+@dataclass(frozen=True)
 class Call:
     """One call a test made to the student's module, as the grader saw it."""
 
@@ -123,6 +136,31 @@ def diagnose(
     return found
 
 
+def contradicted(
+    misconception: Misconception,
+    calls: Sequence[Call],
+    reference: types.ModuleType,
+    namespace: dict[str, Any],
+    *,
+    rtol: float = 1e-5,
+    atol: float = 1e-6,
+) -> bool:
+    """Whether any of `calls` (a whole submission's) rules the mistake out: a call where it
+    would show, and the student's output is not its output. A test whose own calls happen to
+    match it (a degenerate input) then does not name it."""
+    if misconception.mutates_input:
+        return False
+    relevant = [c for c in calls if misconception.target in uses(reference, c.name)]
+    for call in relevant:
+        expected = _run(getattr(reference, call.name, _MISSING), call)
+        if expected is _MISSING:
+            continue
+        variant = _run(namespace.get(call.name, _MISSING), call)
+        if not _same(variant, expected, rtol, atol) and not _same(call.result, variant, rtol, atol):
+            return True
+    return False
+
+
 def _explains(
     misconception: Misconception,
     namespace: dict[str, Any],
@@ -142,6 +180,39 @@ def _explains(
             return False  # it would show here, and the student's output is not its output
         shown_wrong = shown_wrong or not right
     return shown_wrong
+
+
+def observe(
+    calls: Sequence[Call],
+    signatures: Sequence[Signature],
+    reference: types.ModuleType,
+    *,
+    rtol: float = 1e-5,
+    atol: float = 1e-6,
+) -> list[str]:
+    """What each signature measures on the calls whose results are wrong (distinct sentences,
+    in the order found). A measurement that fails on a student's odd value says nothing."""
+    observed: list[str] = []
+    spoken: set[int] = set()  # one sentence per signature and test: the first wrong call's
+    for call in calls:
+        relevant = [s for s in signatures if s.target == call.name and id(s) not in spoken]
+        if not relevant:
+            continue
+        expected = _run(getattr(reference, call.name, _MISSING), call)
+        if expected is _MISSING or _same(call.result, expected, rtol, atol):
+            continue
+        for signature in relevant:
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                try:
+                    text = signature.measure(call, expected)
+                except Exception:  # instructor code meeting a value it did not foresee
+                    text = None
+            if text:
+                spoken.add(id(signature))
+                if text not in observed:
+                    observed.append(text)
+    return observed
 
 
 def uses(reference: types.ModuleType, name: str) -> set[str]:
@@ -164,16 +235,21 @@ def uses(reference: types.ModuleType, name: str) -> set[str]:
     return reached
 
 
-def describe(found: Sequence[Misconception]) -> str | None:
-    """The hint for what was found: one mistake, or every mistake that gives these numbers."""
-    if not found:
-        return None
+def describe(found: Sequence[Misconception], observed: Sequence[str] = ()) -> str | None:
+    """The hint for what was found: one mistake, or every mistake that gives these numbers,
+    then what was measured on the student's output."""
+    parts = []
     if len(found) == 1:
-        return f"{found[0].summary}: {found[0].hint}"
-    named = "; or ".join(f"{m.summary} ({m.hint})" for m in found)
-    return (
-        f"your results match {len(found)} known mistakes, which give the same numbers here: {named}"
-    )
+        parts.append(f"{found[0].summary}: {found[0].hint}")
+    elif found:
+        named = "; or ".join(f"{m.summary} ({m.hint})" for m in found)
+        parts.append(
+            f"your results match {len(found)} known mistakes, which give the same numbers "
+            f"here: {named}"
+        )
+    if observed:
+        parts.append(f"measured on your output: {'; '.join(observed[:3])}")
+    return " — ".join(parts) or None
 
 
 _MISSING = object()

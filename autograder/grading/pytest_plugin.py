@@ -8,6 +8,7 @@ as JSON when the session ends.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import inspect
 import json
@@ -21,7 +22,15 @@ import pytest
 
 from autograder.checks.failure import take_notes
 from autograder.course.course import SUBMISSION_INI
-from autograder.grading.diagnose import Call, Misconception, describe, diagnose
+from autograder.grading.diagnose import (
+    Call,
+    Misconception,
+    Signature,
+    contradicted,
+    describe,
+    diagnose,
+    observe,
+)
 from autograder.grading.feedback import SubmissionImportError, describe_import_failure, explain
 from autograder.grading.input_watch import MARKER, InputWatch, WatchedModule
 from autograder.grading.results import TestOutcome
@@ -38,6 +47,9 @@ class OutcomeRecorder:
         message may quote a student's value, and the result must stay small."""
         self.outcomes: dict[str, TestOutcome] = {}
         self.durations: dict[str, float] = {}
+        self.grading: GradingContext | None = None
+        """The grader's context, once a test was diagnosed: its final hints replace the
+        provisional ones when the records are read."""
         self.module: ModuleType | None = None
         """The student's module, when it runs in this process (`autograder check`)."""
 
@@ -56,7 +68,9 @@ class OutcomeRecorder:
         self.durations[item.nodeid] = self.durations.get(item.nodeid, 0.0) + report.duration
         if verdict is not None and (previous is None or previous.status == "passed"):
             grading = _grading(item.config)
-            hint = grading.hint() if grading and call.when == "call" else None
+            hint = grading.hint(item.nodeid) if grading and call.when == "call" else None
+            if grading is not None:
+                self.grading = grading
             self.outcomes[item.nodeid] = _outcome(
                 item,
                 verdict.status,
@@ -83,6 +97,12 @@ class OutcomeRecorder:
 
     def records(self) -> list[dict[str, Any]]:
         """Every outcome so far, with its duration, as JSON-able dicts."""
+        if self.grading is not None:
+            for nodeid, hint in self.grading.final_hints().items():
+                if nodeid in self.outcomes:
+                    self.outcomes[nodeid] = dataclasses.replace(
+                        self.outcomes[nodeid], hint=cut(hint, self.message_limit)
+                    )
         return [
             {**outcome.to_dict(), "duration_s": round(self.durations.get(nodeid, 0.0), 4)}
             for nodeid, outcome in self.outcomes.items()
@@ -191,6 +211,7 @@ class GradingContext:
         seed: int,
         calls: list[Call] | None = None,
         catalogue: Sequence[Misconception] = (),
+        signatures: Sequence[Signature] = (),
         hidden_tests: Path | None = None,
     ) -> None:
         """`hidden_tests`: the folder of the hidden tests; a test collected from it is hidden."""
@@ -200,20 +221,77 @@ class GradingContext:
         self.tolerance = tolerance
         self.seed = seed
         self.calls = calls if calls is not None else []
+        self.history: list[Call] = []
+        self._history_bytes = 0
+        self.diagnosed: dict[str, tuple[list[Misconception], list[str]]] = {}
         self.catalogue = catalogue
+        self.signatures = signatures
         self._variants: dict[str, dict[str, Any]] = {}
 
     def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        self._remember()
+
+    def reset(self) -> None:
+        """A new submission: nothing of the last one's calls or diagnoses is kept."""
+        self.calls.clear()
+        self.history.clear()
+        self.diagnosed.clear()
+        self._history_bytes = 0
+
+    def _remember(self) -> None:
+        """Move the last test's calls to the submission's history (up to HISTORY_BYTES of
+        arrays: beyond it, later calls are not kept as evidence), and start a new test."""
+        for call in self.calls:
+            size = _size(call)
+            if self._history_bytes + size <= HISTORY_BYTES:
+                self.history.append(call)
+                self._history_bytes += size
         self.calls.clear()
 
-    def hint(self) -> str | None:
-        """The catalogued misconception(s) the current test's calls match, as a hint."""
-        if not self.catalogue or self.reference is None:
+    def hint(self, nodeid: str) -> str | None:
+        """The catalogued misconception(s) the current test's calls match, and what the
+        signatures measure on its wrong results, as a hint (final_hints may narrow it)."""
+        if self.reference is None or not (self.catalogue or self.signatures):
             return None
         found = diagnose(
             self.calls, self.catalogue, self.reference, namespaces=self._variants, **self.tolerance
         )
-        return describe(found)
+        observed = observe(self.calls, self.signatures, self.reference, **self.tolerance)
+        self.diagnosed[nodeid] = (found, observed)
+        return describe(found, observed)
+
+    def final_hints(self) -> dict[str, str | None]:
+        """Every diagnosed test's hint, once the whole submission has run: a mistake that
+        some other call of the submission rules out is not named (its test's own inputs could
+        not tell it from the student's real mistake)."""
+        self._remember()
+        candidates = {m.name: m for found, _ in self.diagnosed.values() for m in found}
+        if self.reference is None or not candidates:
+            return {}
+        ruled_out = {
+            name
+            for name, misconception in candidates.items()
+            if contradicted(
+                misconception,
+                self.history,
+                self.reference,
+                self._variants.get(name, {}),
+                **self.tolerance,
+            )
+        }
+        return {
+            nodeid: describe([m for m in found if m.name not in ruled_out], observed)
+            for nodeid, (found, observed) in self.diagnosed.items()
+        }
+
+
+HISTORY_BYTES = 64 * 1024 * 1024
+"""Arrays of a submission's calls kept to rule mistakes out across tests."""
+
+
+def _size(call: Call) -> int:
+    values = [*call.args, *call.kwargs.values(), call.result]
+    return 256 + sum(int(getattr(v, "nbytes", 0) or 0) for v in values)
 
 
 def _grading(config: pytest.Config) -> GradingContext | None:

@@ -261,6 +261,7 @@ class ServeLoop:
         )
         self.context.student = StudentProxy(student)
         self.context.calls = student.calls
+        self.context.reset()
         input_watch(session.config).reset()
         with student:
             items = session.items
@@ -364,6 +365,7 @@ def grading_context(assignment: Assignment, *, student: Any) -> GradingContext:
         tolerance=spec.tolerance,
         seed=spec.seed,
         catalogue=assignment.load_catalogue(),
+        signatures=assignment.load_signatures(),
         hidden_tests=assignment.hidden_tests,
     )
 

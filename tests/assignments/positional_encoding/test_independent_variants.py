@@ -1,0 +1,118 @@
+"""Hints that generalise beyond the catalogue and never mislead, through the real grading path.
+
+Each variant of independent_variants.py (none of them catalogued) is graded as a submission:
+it must lose points, some failing test must name its mistake (its keywords, from the measured
+signatures or a replay that truly explains it), and no hint it receives may be about anything
+else. Correct styles get no hint at all. Functions that keep their inputs lose the mutation
+points whichever call form modified an argument.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from independent_variants import VARIANTS, Variant
+
+from autograder.authoring.solutions import solution_source
+from autograder.course.assignment import Assignment
+from autograder.grading.results import SubmissionResult
+from autograder.grading.runners import RunnerPool
+
+OVERWRITES_X_WITHOUT_WEIGHTS = """
+def self_attention(X, W_q=None, W_k=None, W_v=None):
+    if W_q is None and W_k is None and W_v is None:
+        scores = X @ np.swapaxes(X, -1, -2) / np.sqrt(X.shape[-1])
+        X[...] = softmax(scores) @ X  # the lessons' call self_attention(X) loses X
+        return X
+    Q = X if W_q is None else X @ W_q
+    K = X if W_k is None else X @ W_k
+    V = X if W_v is None else X @ W_v
+    return softmax(Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1])) @ V
+"""
+
+SOFTMAX_IN_PLACE = """
+def softmax(S, axis=-1):
+    S -= np.max(S, axis=axis, keepdims=True)
+    np.exp(S, out=S)
+    S /= np.sum(S, axis=axis, keepdims=True)
+    return S
+"""
+
+MUTATION_TESTS = ("test_inputs_are_not_modified", "test_inputs_left_alone")
+
+
+@pytest.fixture(scope="module")
+def graded(
+    assignment: Assignment, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[dict[str, SubmissionResult]]:
+    """Every variant, both mutations and every correct style, graded once."""
+    folder = tmp_path_factory.mktemp("variants")
+    solution = solution_source(assignment.reference.read_text(encoding="utf-8"), origin="ref")
+    sources = {v.name: v.source for v in VARIANTS}
+    sources |= {"overwrites_x_without_weights": OVERWRITES_X_WITHOUT_WEIGHTS}
+    sources |= {"softmax_in_place": SOFTMAX_IN_PLACE}
+    paths: dict[str, Path] = {}
+    for name, source in sources.items():
+        paths[name] = folder / f"{name}.py"
+        paths[name].write_text(f"{solution}\n\n{source}", encoding="utf-8")
+    for style in sorted(assignment.sample_class.glob("correct_*.py")):
+        paths[style.stem] = style
+    with RunnerPool(assignment, size=2) as runners, ThreadPoolExecutor(2) as pool:
+        results = dict(zip(paths, pool.map(runners.grade, paths.values()), strict=True))
+    yield results
+
+
+def hints(result: SubmissionResult) -> list[tuple[str, str]]:
+    return [(t.nodeid.split("::")[-1], t.hint) for t in result.tests if t.hint]
+
+
+def test_there_are_at_least_twelve_independent_variants() -> None:
+    named = [v for v in VARIANTS if v.keywords]
+    assert len(named) >= 12 and all(v.origin for v in VARIANTS)
+    assert len({v.name for v in VARIANTS}) == len(VARIANTS)
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
+def test_each_variant_is_named_and_nothing_misleads(
+    variant: Variant, graded: dict[str, SubmissionResult]
+) -> None:
+    result = graded[variant.name]
+    assert result.status == "graded", result.message
+    assert result.score < result.max_score, "the variant lost no point"
+    received = hints(result)
+    if not variant.keywords:
+        assert received == [], f"a hint on tests of the argument contract: {received}"
+        return
+    assert received, "no failing test received a hint"
+    for test, hint in received:
+        missing = [word for word in variant.keywords if word not in hint]
+        assert not missing, f"{test} got a hint without {missing}: {hint}"
+
+
+def test_correct_styles_get_no_hint(graded: dict[str, SubmissionResult]) -> None:
+    styles = [name for name in graded if name.startswith("correct_")]
+    assert len(styles) >= 4
+    for name in styles:
+        assert graded[name].score == graded[name].max_score, name
+        assert hints(graded[name]) == [], name
+
+
+@pytest.mark.parametrize(
+    ("variant", "hint"),
+    [
+        ("overwrites_x_without_weights", "the caller's X is overwritten"),
+        ("softmax_in_place", "softmax normalises the caller's array in place"),
+    ],
+)
+def test_a_modified_input_loses_the_mutation_points_whichever_call_did_it(
+    variant: str, hint: str, graded: dict[str, SubmissionResult]
+) -> None:
+    result = graded[variant]
+    lost = {t.nodeid.split("::")[-1]: t for t in result.tests if t.score < t.max_score}
+    assert set(lost) == set(MUTATION_TESTS), sorted(lost)
+    for test in lost.values():
+        assert "modified" in (test.message or "")
+        assert test.hint is not None and hint in test.hint
