@@ -66,7 +66,11 @@ def test_one_wrong_function_fails_only_its_tests(
     report = check(submit(tmp_path, by_sum), course)
     failed = {o.title for o in report.outcomes if o.status != "passed"}
     # normalise's own test and cosine's, which calls it; square_sum and the proof still pass
-    assert failed == {"normalise([3, 4]) is [0.6, 0.8]", "cosine([1, 0], [1, 1]) is 1/√2"}
+    assert failed == {
+        "normalise([3, 4]) is [0.6, 0.8]",
+        "cosine([1, 0], [1, 1]) is 1/√2",
+        "normalise(v) is v / |v| and leaves v alone, here and in every other test's call",
+    }
     (message,) = by_title(report, "normalise([3, 4]) is")
     assert message == "failed: normalise([3, 4]) should be [0.6, 0.8]; yours is [0.4286, 0.5714]"
 

@@ -99,3 +99,70 @@ def test_the_fixture_course_validates(course: Course) -> None:
         names = {v.name for v in verdicts}
         assert {"reference", "stubs"} <= names
         assert {f"variant: {m.name}" for m in assignment.load_catalogue()} <= names
+
+
+def test_a_call_the_reference_refuses_names_no_numeric_mistake(
+    catalogue: tuple[Misconception, ...], reference: ModuleType
+) -> None:
+    """A test of the argument contract (the reference raises) gets no replay hint, although
+    every variant that forgets the check returns the same numbers as the student."""
+    zero = np.zeros(3)
+    assert diagnose([Call("normalise", (zero,), {}, zero)], catalogue, reference) == []
+
+
+def test_a_replay_must_explain_every_call_where_it_shows(
+    catalogue: tuple[Misconception, ...], reference: ModuleType
+) -> None:
+    """Positive entries make the sum and the L1 norm agree; a right answer on an input where
+    the mistake would show rules it out, and so does another call it does not explain."""
+    positive, mixed = np.array([3.0, 4.0]), np.array([3.0, -4.0])
+    by_sum = Call("normalise", (positive,), {}, positive / 7.0)
+    assert names(diagnose([by_sum], catalogue, reference)) == {
+        "normalise_by_sum",
+        "normalise_by_l1_norm",
+    }
+    l1 = Call("normalise", (mixed,), {}, mixed / 7.0)
+    assert names(diagnose([by_sum, l1], catalogue, reference)) == {"normalise_by_l1_norm"}
+    right = Call("normalise", (mixed,), {}, reference.normalise(mixed))
+    assert diagnose([by_sum, right], catalogue, reference) == []
+
+
+def test_another_tests_call_rules_a_degenerate_match_out(
+    catalogue: tuple[Misconception, ...], reference: ModuleType
+) -> None:
+    from autograder.grading.diagnose import contradicted, variant_namespace
+
+    (by_sum,) = [m for m in catalogue if m.name == "normalise_by_sum"]
+    namespace = variant_namespace(by_sum, reference)
+    mixed = np.array([3.0, -4.0])
+    elsewhere = Call("normalise", (mixed,), {}, mixed / 7.0)  # the L1 norm, not the sum
+    assert contradicted(by_sum, [elsewhere], reference, namespace)
+    agreeing = Call("normalise", (mixed,), {}, mixed / -1.0)
+    assert not contradicted(by_sum, [agreeing], reference, namespace)
+
+
+def test_signatures_measure_what_no_catalogue_lists(
+    assignment: Assignment, reference: ModuleType
+) -> None:
+    from autograder.grading.diagnose import observe
+
+    signatures = assignment.load_signatures()
+    v = np.array([3.0, 4.0])
+    wrong = Call("normalise", (v,), {}, v / 25.0)  # divided by the squared norm
+    observed = observe([wrong], signatures, reference)
+    assert observed == ["your result points along v but has length 0.2, not 1"]
+    right = Call("normalise", (v,), {}, reference.normalise(v))
+    assert observe([right], signatures, reference) == []
+    hint = describe([], observed)
+    assert hint == "measured on your output: your result points along v but has length 0.2, not 1"
+
+
+def test_a_signature_that_raises_says_nothing(reference: ModuleType) -> None:
+    from autograder.grading.diagnose import Signature, observe
+
+    def broken(call: Call, expected: object) -> str:
+        raise ZeroDivisionError
+
+    v = np.array([3.0, 4.0])
+    calls = [Call("normalise", (v,), {}, v)]
+    assert observe(calls, [Signature("normalise", broken)], reference) == []

@@ -18,8 +18,9 @@ from autograder.grading.runners import RunnerPool
 
 EXPECTED: dict[tuple[str, str], tuple[float, set[str]]] = {
     ("vectors", "correct_vectorised"): (10, set()),
-    # normalise([3, 4]), cosine (through normalise) and the hidden random test: 3 of numeric
-    ("vectors", "bug_normalise_by_sum"): (7, {"numeric"}),
+    # normalise([3, 4]), cosine (through normalise), the hidden random test and the test of
+    # inputs left alone (credited only with normalise's value right): 4 of numeric
+    ("vectors", "bug_normalise_by_sum"): (6, {"numeric"}),
     # every test that calls normalise times out or is not run again; scale's own test passes
     ("vectors", "hostile_infinite_loop"): (5, {"numeric"}),
     ("series", "correct_loops"): (10, set()),

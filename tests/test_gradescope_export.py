@@ -140,7 +140,7 @@ def test_a_buggy_and_a_crashing_submission(
         archive, tmp_path / "a", {spec.module: (samples / "bug_normalise_by_sum.py").read_text()},
         "2026-11-30T10:00:00+00:00",
     )  # fmt: skip
-    assert buggy["score"] == 7
+    assert buggy["score"] == 6
     assert any("divides by the sum of the entries" in t["output"] for t in buggy["tests"])
     crashing = run_autograder(
         archive, tmp_path / "b", {spec.module: "import os\nos._exit(3)\n"},

@@ -26,10 +26,10 @@ def test_part_points_are_the_rubric_points_and_failures_are_explained(
         for p in spec.parts
     }
     printed = capsys.readouterr()
-    # the kit's grade of this sample (tests/test_grade_sample_class.py): 7, all lost in numeric
-    assert earned == {"numeric": 3.0, "symbolic": 4.0}
+    # the kit's grade of this sample (tests/test_grade_sample_class.py): 6, all lost in numeric
+    assert earned == {"numeric": 2.0, "symbolic": 4.0}
     assert "normalise([3, 4]) should be [0.6, 0.8]; yours is [0.4286, 0.5714]" in printed.out
-    assert "numeric: 3 / 6 points" in printed.out
+    assert "numeric: 2 / 6 points" in printed.out
     assert printed.err == ""  # nbgrader gives a cell that writes to stderr no credit
 
 

@@ -310,3 +310,30 @@ def test_runner_and_worker_use_the_graders_engine_from_any_folder(
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.startswith("vectors: 10 / 10")
+
+
+def test_a_forged_report_of_modified_arguments_touches_no_other_value(tmp_path: Path) -> None:
+    """Student code that writes its own answer on the worker's channel, naming arguments that
+    do not exist, a key that is a list, and data that is not an array: the grader keeps only
+    what names a real array argument, and never writes a value of another shape into it."""
+    source = """
+import os
+import sys
+import numpy as np
+from autograder.sandbox import channel, codec
+
+def forge(X):
+    frame = sys._getframe()
+    while "response_fd" not in frame.f_locals:
+        frame = frame.f_back
+    array = codec.encode(np.zeros(2))
+    channel.send(frame.f_locals["response_fd"], {"kind": "value", "value": codec.encode(1.0),
+        "mutated": [[7, array], ["nope", array], [[0], array], [0, {"bad": 1}],
+                    [0, codec.encode(np.full(5, 9.0))]]})
+    os._exit(0)
+"""
+    with session_for(tmp_path, source) as session:
+        X = np.ones(3)
+        assert session.call("forge", (X,), {}) == 1.0
+        assert np.array_equal(X, np.ones(3))
+        assert session.calls[-1].modified == (0,)  # a forged report costs its author only

@@ -39,27 +39,41 @@ def _number(value: float) -> str:
 # --- the encoding: frequency, phase and layout of every column ------------------------------
 
 
-def fit_column(y: np.ndarray) -> tuple[str, float] | None:
-    """("sin" or "cos", ω) when y[p] = sin(ωp) or cos(ωp) for p = 0, 1, …; else None."""
+def fit_column(y: np.ndarray, eps: float = 2.3e-16) -> tuple[str, float, float] | None:
+    """("sin" or "cos", ω, how far off ω may be) when y[p] = sin(ωp) or cos(ωp) for
+    p = 0, 1, …, each entry known to `eps` (the student's floating-point type); else None."""
     if y.size < 3 or not np.isfinite(y).all():
         return None
     positions = np.arange(y.size, dtype=np.float64)
     if abs(y[0]) < FIT:
-        kind, wave, inverse, limit = "sin", np.sin, np.arcsin, math.pi / 2 - 0.1
+        kind, wave, slope, inverse = "sin", np.sin, np.cos, np.arcsin
+        limit = math.pi / 2 - 0.1
     elif abs(y[0] - 1) < FIT:
-        kind, wave, inverse, limit = "cos", np.cos, np.arccos, math.pi - 0.1
+        kind, wave, slope, inverse = "cos", np.cos, np.sin, np.arccos
+        limit = math.pi - 0.1
     else:
         return None
     candidates = [float(inverse(np.clip(y[1], -1, 1)))]
     if kind == "sin":
         candidates.append(math.pi - candidates[0])
     omega = min(candidates, key=lambda w: float(np.max(np.abs(wave(w * positions) - y))))
+    used = 1
     for p in range(2, y.size):  # a later position measures a slow frequency more precisely
-        if 0 < omega * p < limit:
-            omega = float(inverse(np.clip(y[p], -1, 1))) / p
+        if not 0 < omega * p < limit:
+            break
+        omega, used = float(inverse(np.clip(y[p], -1, 1))) / p, p
     if np.max(np.abs(wave(omega * positions) - y)) > FIT:
         return None
-    return kind, abs(omega)
+    # an entry off by eps moves the angle by eps / |d wave| (the inverse's steepness there)
+    steepness = max(abs(float(slope(omega * used))), math.sqrt(2 * eps))
+    return kind, abs(omega), 4 * eps / (steepness * used)
+
+
+def _precision(value: object) -> float:
+    dtype = getattr(value, "dtype", None)
+    if dtype is not None and np.issubdtype(dtype, np.floating):
+        return float(np.finfo(dtype).eps)
+    return float(np.finfo(np.float64).eps)
 
 
 def _layout(kinds: list[str | None], C: int) -> str | None:
@@ -144,7 +158,8 @@ def encoding_signature(call: Call, expected) -> str | None:
     base = float(_argument(call, 2, "base", 10000.0))
     if PE.shape != (T, C) or T < 3:
         return None
-    fits = [fit_column(PE[:, j]) for j in range(C)]
+    eps = _precision(call.result)
+    fits = [fit_column(PE[:, j], eps) for j in range(C)]
     kinds = [f[0] if f else None for f in fits]
     if None in kinds:
         if all(k is None for k in kinds[:2]):
@@ -163,7 +178,8 @@ def encoding_signature(call: Call, expected) -> str | None:
         a, b = omegas[2 * i], omegas[2 * i + 1]
         if a is None or b is None:
             continue
-        if not _near(a, b, 1e-3) and max(a, b) > 1e-6:
+        uncertain = 3 * (fits[2 * i][2] + fits[2 * i + 1][2])  # type: ignore[index]
+        if abs(a - b) > max(1e-3 * max(a, b), uncertain):
             exponents = [-C * math.log(w) / math.log(base) if w else -1.0 for w in omegas]
             law = (
                 " (your column j oscillates at base^(−j/C): the exponent uses the column index)"

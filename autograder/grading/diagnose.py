@@ -47,8 +47,8 @@ class Misconception:
 @dataclass(frozen=True)
 class Signature:
     """A measurement of one function's wrong output that names what it observes, without
-    having catalogued the mistake: a frequency fitted from an encoding, the axis a softmax's
-    entries sum to 1 along, the angle of a rotation. An assignment's `signatures.py` lists
+    having catalogued the mistake: a frequency fitted from a table of sines, the axis along
+    which a normalisation sums to 1, the angle of a rotation. An assignment's `signatures.py` lists
     them in SIGNATURES; they run in the grader (instructor code reading the student's data)."""
 
     target: str

@@ -1,6 +1,6 @@
 """Functions that promise to leave their inputs alone, checked on every call of every test.
 
-A test declares the contract with the marker `keeps_inputs("softmax", "self_attention")`: these
+A test declares the contract with the marker `keeps_inputs("normalise", "scale")`: these
 functions never modify an array they are given, and this test is where breaking that costs
 points. Every call of a declared function, in any test, is watched: when grading, the worker
 compares each array argument before and after every call (worker.py) and reports the ones that
@@ -102,17 +102,21 @@ def _guarded(item: pytest.Item) -> set[str]:
     return {str(name) for marker in item.iter_markers(MARKER) for name in marker.args}
 
 
+BY_KEYWORD_ONLY = 2
+"""inspect's parameter kinds 0 and 1 can be passed by place; from 2 (*args) on they cannot."""
+
+
 def argument_names(
     signature: inspect.Signature | None, keys: Iterable[str | int]
 ) -> tuple[str, ...]:
-    """Positional indices as parameter names (`X`), keywords as themselves."""
-    positional = [
+    """Arguments passed by place as their parameter names (`X`), keywords as themselves."""
+    ordered = [
         p.name
         for p in (signature.parameters.values() if signature else ())
-        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+        if p.kind.value < BY_KEYWORD_ONLY
     ]
     return tuple(
-        positional[key] if isinstance(key, int) and key < len(positional) else
+        ordered[key] if isinstance(key, int) and key < len(ordered) else
         (f"number {key + 1}" if isinstance(key, int) else str(key)[:40])
         for key in keys
     )  # fmt: skip

@@ -111,9 +111,16 @@ def test_inputs_left_alone(student, reference, tolerance, rng):
 
 
 @pytest.mark.points(1)
-def test_single_token(student, tolerance, rng):
-    """a single token attends only to itself: the output is X"""
+def test_single_token(student, reference, tolerance, rng):
+    """a single token attends only to itself: the output is X (and two tokens mix rightly)"""
     X = rng.normal(size=(1, 6))
     assert_close(
         student.self_attention(X.copy()), X, what="self_attention(X) for one token", **tolerance
+    )
+    pair = rng.normal(size=(2, 6))
+    assert_close(
+        student.self_attention(pair.copy()),
+        reference.self_attention(pair),
+        what="self_attention(X) for two tokens",
+        **tolerance,
     )

@@ -74,21 +74,27 @@ def test_more_invalid_arguments(student):
 
 
 @pytest.mark.points(1)
-def test_first_row_for_any_width(student, rng):
-    """row 0 is [0, 1, 0, 1, …] at a random width"""
+def test_first_row_for_any_width(student, reference, tolerance, rng):
+    """row 0 is [0, 1, 0, 1, …] at a random width, and the rows after it are right too"""
     C = int(rng.integers(3, 50))
     PE = assert_shape(
         student.sinusoidal_encoding(3, C), (3, C), what=f"sinusoidal_encoding(3, {C})"
     )
     assert_close(PE[0], ([0.0, 1.0] * C)[:C], what=f"row 0 of sinusoidal_encoding(3, {C})")
+    assert_close(
+        PE, reference.sinusoidal_encoding(3, C), what=f"sinusoidal_encoding(3, {C})", **tolerance
+    )
 
 
 @pytest.mark.points(1)
-def test_fastest_column_is_sin_pos(student):
-    """column 0 is sin(pos) for pos up to 99: wavelength 2π"""
+def test_fastest_column_is_sin_pos(student, reference, tolerance):
+    """column 0 is sin(pos) for pos up to 99 (wavelength 2π), and the slower columns are right"""
     PE = assert_shape(
         student.sinusoidal_encoding(100, 4), (100, 4), what="sinusoidal_encoding(100, 4)"
     )
     assert_close(PE[:, 0], np.sin(np.arange(100.0)), what="column 0 of sinusoidal_encoding(100, 4)")
+    assert_close(
+        PE, reference.sinusoidal_encoding(100, 4), what="sinusoidal_encoding(100, 4)", **tolerance
+    )
     if not np.issubdtype(PE.dtype, np.floating):
         raise CheckFailure(f"sinusoidal_encoding should return floats; yours has dtype {PE.dtype}")

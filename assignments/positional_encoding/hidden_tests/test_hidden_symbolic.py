@@ -88,6 +88,8 @@ def test_relative_property_from_your_own_pe_pair(student):
             raise CheckFailure(
                 f"{name} should return a pair; yours returned {type(value).__name__}"
             )
+    assert_equivalent(here[0], sp.sin(w * pos), what="pe_pair(pos, w)[0]", symbols=(pos, w))
+    assert_equivalent(here[1], sp.cos(w * pos), what="pe_pair(pos, w)[1]", symbols=(pos, w))
     dot = here[0] * there[0] + here[1] * there[1]
     assert_equivalent(
         dot, sp.cos(w * k), what="pe_pair(pos, w) · pe_pair(pos + k, w)", symbols=(pos, k, w)

@@ -68,6 +68,11 @@ def test_reversing_the_sentence_only_swaps_the_rows(student):
     )
     reverse = student.self_attention(RAVI_MEERA[::-1].copy())
     assert_close(reverse, forward[::-1], what="self_attention(reversed X)")
+    sentence = np.array([[1.0, 0.5], [-0.5, 2.0]])  # not symmetric: a value check of its own
+    forward = student.self_attention(sentence.copy())
+    assert_close(forward, naive_attention(sentence), what="self_attention(X)")
+    reverse = student.self_attention(sentence[::-1].copy())
+    assert_close(reverse, forward[::-1], what="self_attention(reversed X)")
 
 
 @pytest.mark.points(1)

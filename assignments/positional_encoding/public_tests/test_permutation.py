@@ -60,12 +60,13 @@ def test_positional_encoding_breaks_the_symmetry(student):
     P = student.permutation_matrix([2, 1, 0])
     angles = np.arange(3)[:, None] / 10000 ** (2 * (np.arange(8) // 2) / 8)
     PE = np.where(np.arange(8) % 2 == 0, np.sin(angles), np.cos(angles))  # the lessons' formula
+    assert_close(P, np.eye(3)[[2, 1, 0]], what="permutation_matrix([2, 1, 0])")
+    with_positions = student.self_attention(X + PE)
+    assert_close(with_positions, attention(X + PE), what="self_attention(X + PE)")
     plain = np.allclose(
         student.self_attention(P @ X), P @ student.self_attention(X.copy()), atol=1e-5
     )
-    encoded = np.allclose(
-        student.self_attention(P @ X + PE), P @ student.self_attention(X + PE), atol=1e-5
-    )
+    encoded = np.allclose(student.self_attention(P @ X + PE), P @ with_positions, atol=1e-5)
     if not plain:
         raise CheckFailure(
             "without positional encoding, reversing the tokens should just reverse the outputs"

@@ -61,11 +61,30 @@ def encoding(student, T: int, C: int) -> np.ndarray:
     )
 
 
+def lesson_formula(T: int, C: int) -> np.ndarray:
+    """PE[pos, 2i] = sin(pos / 10000^(2i/C)), PE[pos, 2i+1] = cos(same angle), written out."""
+    angles = np.arange(T)[:, None] / 10000 ** (2 * (np.arange(C) // 2) / C)
+    return np.where(np.arange(C) % 2 == 0, np.sin(angles), np.cos(angles))
+
+
+def checked_encoding(student, T: int, C: int) -> np.ndarray:
+    """The student's (T, C) encoding, its shape and a few entries checked: a test about a
+    property of the matrix credits it only when its values are right too."""
+    PE = encoding(student, T, C)
+    if T:
+        corners = np.ix_([T - 1, T // 2], sorted({0, C // 2, C - 1}))
+        assert_close(
+            PE[corners], lesson_formula(T, C)[corners],
+            what=f"sinusoidal_encoding({T}, {C}) at rows {T - 1} and {T // 2}", hints=HINTS,
+        )  # fmt: skip
+    return PE
+
+
 @pytest.mark.points(1)
 def test_shape(student):
-    """returns a (T, C) array, also when T != C or C is odd"""
+    """returns a (T, C) array of the right values, also when T != C or C is odd"""
     for T, C in [(8, 16), (10, 4), (5, 3), (1, 1)]:
-        encoding(student, T, C)
+        checked_encoding(student, T, C)
 
 
 @pytest.mark.points(1)
@@ -155,7 +174,7 @@ def test_average_dot_product_by_offset(student):
 @pytest.mark.points(1)
 def test_extrapolates_to_longer_sequences(student):
     """the first 8 rows of sinusoidal_encoding(100, 16) are sinusoidal_encoding(8, 16)"""
-    short, long = encoding(student, 8, 16), encoding(student, 100, 16)
+    short, long = checked_encoding(student, 8, 16), checked_encoding(student, 100, 16)
     assert_close(long[:8], short, what="sinusoidal_encoding(100, 16)[:8]")
 
 
@@ -180,8 +199,9 @@ def test_odd_C_ends_with_a_sine(student):
 
 @pytest.mark.points(1)
 def test_zero_positions(student):
-    """T = 0 gives an empty (0, C) array"""
+    """T = 0 gives an empty (0, C) array, and T = 3 its three rows"""
     encoding(student, 0, 6)
+    checked_encoding(student, 3, 6)
 
 
 @pytest.mark.points(0.4)

@@ -42,12 +42,14 @@ def test_lesson_check_at_four_positions(student):
 
 @pytest.mark.points(1)
 def test_rotation_is_orthogonal(student):
-    """Rᵀ R = I and rotation_matrix(0, f) = I: a rotation keeps lengths"""
+    """Rᵀ R = I and rotation_matrix(0, f) = I: a rotation keeps lengths (and has the right angle)"""
     for k, freq in [(0, 0.7), (5, 0.01), (-2, 1.3)]:
         R = assert_shape(
             student.rotation_matrix(k, freq), (2, 2), what=f"rotation_matrix({k}, {freq})"
         )
         assert_close(R.T @ R, np.eye(2), what=f"Rᵀ R for rotation_matrix({k}, {freq})")
+        c, s = np.cos(k * freq), np.sin(k * freq)
+        assert_close(R, [[c, s], [-s, c]], what=f"rotation_matrix({k}, {freq})")
     assert_close(student.rotation_matrix(0, 0.7), np.eye(2), what="rotation_matrix(0, 0.7)")
 
 

@@ -57,6 +57,9 @@ def test_one_wrong_function_fails_only_its_tests(
     )
     report = check(tmp_path, assignment, no_scaling)
     failed = {o.part for o in report.outcomes if o.status != "passed"}
-    assert failed == {"attention"}
+    # the equivariance test credits Attention(PX) = P·Attention(X) only with right values
+    assert failed == {"attention", "permutation"}
+    equivariance = by_title(report, "Attention(P X) = P · Attention(X)")
+    assert len(equivariance) == 1 and "self_attention(X)" in equivariance[0]
     ravi = by_title(report, "as computed by hand")[0]
     assert "should be 1.888; yours is 1.964" in ravi and "not divided by √d" in ravi

@@ -29,23 +29,26 @@ EXPECTED: dict[str, tuple[float, set[str]]] = {
     "correct_loops": (100, set()),
     "correct_float32": (100, set()),
     "correct_scipy": (100, set()),
-    # swapping sin and cos within each pair keeps the shape, the bounds, the prefix, T = 0, the
-    # argument errors, and every distance and dot product (sin·sin + cos·cos is symmetric): 10/30
-    "bug_sin_cos_swapped": (80, {"encoding"}),
-    # i instead of 2i leaves pair 0 alone (row 0, column 0, X[0, :4]), and keeps the shape, the
-    # bounds, the prefix, T = 0 and the argument errors: 11/30
-    "bug_exponent_i": (81, {"encoding"}),
-    # halves instead of interleaving keeps column 0 (sin pos), distances and dot products (the
-    # columns are only reordered), the shape, bounds, prefix, T = 0 and argument errors: 11/30
-    "bug_concatenated_halves": (81, {"encoding"}),
-    # without 1/√d: softmax's own tests (7), the reversal, one token, and the 1e4-magnitude
-    # tests (the softmax is one-hot either way) still pass: 11/25
-    "bug_no_sqrt_scaling": (86, {"attention"}),
-    # normalising over axis -2: softmax's own tests (7), one token, and the Ravi/Meera example
-    # (its scores are symmetric) still pass: 10/25
-    "bug_softmax_wrong_axis": (85, {"attention"}),
-    # the transpose still satisfies RᵀR = I, and odd C is still refused: 3/15
-    "bug_transposed_rotation": (88, {"rotation"}),
+    # Every shape, prefix or property test checks values too, so a wrong encoding keeps only
+    # what its values really get right.
+    # Swapping sin and cos within each pair keeps the bounds, the argument errors, and every
+    # distance and dot product (sin·sin + cos·cos is symmetric): 7/30
+    "bug_sin_cos_swapped": (77, {"encoding"}),
+    # i instead of 2i leaves pair 0 alone (row 0, X[0, :4]) and keeps the bounds and the
+    # argument errors: 6/30
+    "bug_exponent_i": (76, {"encoding"}),
+    # halves instead of interleaving keeps distances and dot products (the columns are only
+    # reordered), the bounds and the argument errors: 7/30
+    "bug_concatenated_halves": (77, {"encoding"}),
+    # without 1/√d: softmax's own tests (6) and the 1e4-magnitude tests (the softmax is one-hot
+    # either way, 3) still pass: 9/25; Attention(PX) = P·Attention(X) is credited only with
+    # right values (2.5 of permutation lost)
+    "bug_no_sqrt_scaling": (81.5, {"attention", "permutation"}),
+    # normalising over axis -2: softmax's own tests (6) and the Ravi/Meera example (its scores
+    # are symmetric, 2) still pass: 8/25; and the same 2.5 of permutation
+    "bug_softmax_wrong_axis": (80.5, {"attention", "permutation"}),
+    # the transpose keeps only the refusal of an odd C: 2/15
+    "bug_transposed_rotation": (87, {"rotation"}),
     "hostile_infinite_loop": (70, {"encoding"}),  # everything but the encoding is honest
     # self_attention never returns: 19 of attention (softmax stays) and 2.5 of permutation
     "hostile_memory_bomb": (78.5, {"attention", "permutation"}),
