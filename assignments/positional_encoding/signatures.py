@@ -57,13 +57,17 @@ def fit_column(y: np.ndarray, eps: float = 2.3e-16) -> tuple[str, float, float] 
     if kind == "sin":
         candidates.append(math.pi - candidates[0])
     omega = min(candidates, key=lambda w: float(np.max(np.abs(wave(w * positions) - y))))
-    used = 1
-    for p in range(2, y.size):  # a later position measures a slow frequency more precisely
-        if not 0 < omega * p < limit:
-            break
-        omega, used = float(inverse(np.clip(y[p], -1, 1))) / p, p
     if np.max(np.abs(wave(omega * positions) - y)) > FIT:
         return None
+    used = 1
+    for _ in range(3):  # the furthest position before the angle passes `limit` measures best
+        furthest = min(y.size - 1, int(limit / omega)) if omega > 0 else y.size - 1
+        if furthest <= used:
+            break
+        refined = float(inverse(np.clip(y[furthest], -1, 1))) / furthest
+        if np.max(np.abs(wave(refined * positions) - y)) > FIT:
+            break  # a fast (aliased) frequency: keep the estimate that reproduces the column
+        omega, used = refined, furthest
     # an entry off by eps moves the angle by eps / |d wave| (the inverse's steepness there)
     steepness = max(abs(float(slope(omega * used))), math.sqrt(2 * eps))
     return kind, abs(omega), 4 * eps / (steepness * used)
@@ -162,12 +166,12 @@ def encoding_signature(call: Call, expected) -> str | None:
     fits = [fit_column(PE[:, j], eps) for j in range(C)]
     kinds = [f[0] if f else None for f in fits]
     if None in kinds:
-        if all(k is None for k in kinds[:2]):
-            return None
         j = kinds.index(None)
+        if abs(PE[0, j]) < FIT or abs(PE[0, j] - 1) < FIT or not np.isfinite(PE[0, j]):
+            return None  # it starts right but is no clean wave: nothing to name
         return (
-            f"your column {j} is not a clean sine or cosine of the position starting at "
-            f"sin 0 = 0 or cos 0 = 1 (do positions start at 0?)"
+            f"your column {j} starts at {_number(PE[0, j])}, neither sin 0 = 0 nor cos 0 = 1: "
+            "is row 0 position 0?"
         )
     layout = _layout(kinds, C)
     if layout:
@@ -246,18 +250,21 @@ def fit_scale(
     """The s > 0 for which softmax(s·scores, axis) @ V (the weights transposed, if asked)
     comes closest to `out`, and the largest entry of the difference there."""
 
-    def error(log_s: float) -> float:
-        weights = _softmax(math.exp(log_s) * scores, axis)
+    def errors(log_s: np.ndarray) -> np.ndarray:
+        scale = np.exp(log_s).reshape(-1, *([1] * scores.ndim))
+        weights = _softmax(scale * scores, axis if axis < 0 else axis + 1)
         if transposed:
             weights = np.swapaxes(weights, -1, -2)
-        return float(np.max(np.abs(weights @ V - out)))
+        return np.max(np.abs(weights @ V - out), axis=tuple(range(1, scores.ndim + 1)))
 
-    grid = np.linspace(math.log(1e-3), math.log(1e3), 121)
-    errors = [error(g) for g in grid]
-    best = int(np.argmin(errors))
+    def error(log_s: float) -> float:
+        return float(errors(np.array([log_s]))[0])
+
+    grid = np.linspace(math.log(1e-3), math.log(1e3), 97)
+    best = int(np.argmin(errors(grid)))
     low, high = grid[max(best - 1, 0)], grid[min(best + 1, len(grid) - 1)]
     golden = (math.sqrt(5) - 1) / 2
-    for _ in range(60):  # golden-section search between the grid's neighbours of the best
+    for _ in range(45):  # golden-section search between the grid's neighbours of the best
         a, b = high - golden * (high - low), low + golden * (high - low)
         if error(a) < error(b):
             high = b

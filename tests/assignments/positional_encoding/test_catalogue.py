@@ -103,3 +103,33 @@ def test_validate_names_a_variant_no_test_catches_any_more(
     assert verdict.name == "variant: overwrites_input"
     assert not verdict.ok and verdict.problem == "lost nothing in attention: no test catches it"
     assert verdict.score == 100
+
+
+def test_symmetric_scores_cannot_tell_the_axis_from_transposed_weights(
+    catalogue: tuple[Misconception, ...], reference: ModuleType
+) -> None:
+    """With W_q = W_k the scores are symmetric: weights applied transposed give exactly the
+    numbers of a softmax over the wrong axis, so the hint names both; a call with W_q ≠ W_k,
+    anywhere in the submission, rules the wrong axis out."""
+    from autograder.grading.diagnose import contradicted, variant_namespace
+
+    rng = np.random.default_rng(3)
+    X, W, W_k = rng.normal(size=(5, 3)), rng.normal(size=(3, 3)), rng.normal(size=(3, 3))
+
+    def transposed(*args: np.ndarray) -> np.ndarray:
+        Q, K, V = (X @ w for w in args)
+        weights = reference.softmax(Q @ K.T / np.sqrt(Q.shape[-1]))
+        return weights.T @ V
+
+    symmetric = Call("self_attention", (X, W, W, W), {}, transposed(W, W, W))
+    found = diagnose([symmetric], catalogue, reference)
+    assert {m.name for m in found} == {"softmax_wrong_axis", "weights_transposed"}
+    assert (describe(found) or "").startswith("your results match 2 known mistakes")
+    telling = Call("self_attention", (X, W, W_k, W), {}, transposed(W, W_k, W))
+    (wrong_axis,) = by_name(catalogue, "softmax_wrong_axis")
+    (weights_transposed,) = by_name(catalogue, "weights_transposed")
+    history = [symmetric, telling]
+    assert contradicted(wrong_axis, history, reference, variant_namespace(wrong_axis, reference))
+    assert not contradicted(
+        weights_transposed, history, reference, variant_namespace(weights_transposed, reference)
+    )
