@@ -115,12 +115,7 @@ def diagnose(
     `namespaces` caches each variant's module namespace across calls (one submission's tests).
     """
     namespaces = {} if namespaces is None else namespaces
-    checked: list[tuple[Call, Any, bool]] = []
-    for call in calls:
-        expected = _run(getattr(reference, call.name, _MISSING), call)
-        if expected is _MISSING:
-            continue
-        checked.append((call, expected, _same(call.result, expected, rtol, atol)))
+    checked = _checked(calls, reference, rtol, atol)
     if all(right and not call.mutated for call, _, right in checked):
         return []
     found: list[Misconception] = []
@@ -131,7 +126,11 @@ def diagnose(
             continue
         if misconception.name not in namespaces:
             namespaces[misconception.name] = variant_namespace(misconception, reference)
-        if _explains(misconception, namespaces[misconception.name], checked, reference, rtol, atol):
+        namespace = namespaces[misconception.name]
+        consistent, shown_wrong = _agreement(
+            misconception, namespace, checked, reference, rtol, atol
+        )
+        if consistent and shown_wrong:
             found.append(misconception)
     return found
 
@@ -151,24 +150,32 @@ def contradicted(
     if misconception.mutates_input:
         return False
     relevant = [c for c in calls if misconception.target in uses(reference, c.name)]
-    for call in relevant:
+    checked = _checked(relevant, reference, rtol, atol)
+    return not _agreement(misconception, namespace, checked, reference, rtol, atol)[0]
+
+
+def _checked(
+    calls: Sequence[Call], reference: types.ModuleType, rtol: float, atol: float
+) -> list[tuple[Call, Any, bool]]:
+    """Each call the reference answers, with its answer and whether the student's is right."""
+    checked = []
+    for call in calls:
         expected = _run(getattr(reference, call.name, _MISSING), call)
-        if expected is _MISSING:
-            continue
-        variant = _run(namespace.get(call.name, _MISSING), call)
-        if not _same(variant, expected, rtol, atol) and not _same(call.result, variant, rtol, atol):
-            return True
-    return False
+        if expected is not _MISSING:
+            checked.append((call, expected, _same(call.result, expected, rtol, atol)))
+    return checked
 
 
-def _explains(
+def _agreement(
     misconception: Misconception,
     namespace: dict[str, Any],
     checked: Sequence[tuple[Call, Any, bool]],
     reference: types.ModuleType,
     rtol: float,
     atol: float,
-) -> bool:
+) -> tuple[bool, bool]:
+    """(the student agrees with the mistake on every call where it shows, and at least one
+    of those calls is wrong)."""
     shown_wrong = False
     for call, expected, right in checked:
         if misconception.target not in uses(reference, call.name):
@@ -177,9 +184,9 @@ def _explains(
         if _same(variant, expected, rtol, atol):
             continue  # this mistake does not show on this call
         if not _same(call.result, variant, rtol, atol):
-            return False  # it would show here, and the student's output is not its output
+            return False, shown_wrong  # it would show here, and the student's is not its output
         shown_wrong = shown_wrong or not right
-    return shown_wrong
+    return True, shown_wrong
 
 
 def observe(
