@@ -166,13 +166,10 @@ def encoding_signature(call: Call, expected) -> str | None:
     fits = [fit_column(PE[:, j], eps) for j in range(C)]
     kinds = [f[0] if f else None for f in fits]
     if None in kinds:
-        j = kinds.index(None)
-        if abs(PE[0, j]) < FIT or abs(PE[0, j] - 1) < FIT or not np.isfinite(PE[0, j]):
-            return None  # it starts right but is no clean wave: nothing to name
-        return (
-            f"your column {j} starts at {_number(PE[0, j])}, neither sin 0 = 0 nor cos 0 = 1: "
-            "is row 0 position 0?"
-        )
+        for shift in (1, 2, -1):  # column 0 is sin(pos): shifted, it names the first position
+            if np.allclose(PE[:, 0], np.sin(np.arange(T) + shift), atol=FIT):
+                return f"your row 0 holds position {shift}: the first position is 0"
+        return None
     layout = _layout(kinds, C)
     if layout:
         return layout
@@ -370,6 +367,8 @@ def rotation_signature(call: Call, expected) -> str | None:
         return f"your matrix rotates by k = {_number(k)}: the angle is k·freq"
     if _same_angle(theta, right * math.pi / 180):
         return "your matrix rotates by k·freq degrees: np.cos and np.sin take radians"
+    if _same_angle(theta, 0.0):
+        return f"your matrix does not rotate at all; it should rotate by k·freq = {_number(right)}"
     also = " (π/2 − k·freq: are sin and cos exchanged in the entries?)"
     return (
         f"your matrix rotates the (sin, cos) pair by {_number(theta)} rad"
@@ -391,6 +390,8 @@ def shift_signature(call: Call, expected) -> str | None:
     if None in angles:
         i = angles.index(None)
         return f"your block {i} (rows {2 * i}, {2 * i + 1}) is not a rotation"
+    if all(_same_angle(a, 0.0) for a in angles):
+        return "your blocks do not rotate at all: block i rotates by k·w_i, w_i = base^(−2i/C)"
     if max(angles) - min(angles) < 1e-9 and not _same_angle(angles[1], k / base ** (2 / C)):
         return (
             f"every block of yours rotates by the same angle {_number(angles[0])}: block i "

@@ -124,3 +124,19 @@ def test_no_student_value_breaks_a_measurement(
         observed = observe([Call(name, args, kwargs, value)], signatures, reference)
         assert isinstance(observed, list) and all(isinstance(text, str) for text in observed)
         assert all(len(text) < 400 for text in observed)
+
+
+def test_a_shifted_first_position_is_named_and_garbage_is_not(
+    measure: ModuleType, reference: ModuleType
+) -> None:
+    shifted = encoding(9, 8)[1:]  # rows for positions 1…8
+    call = Call("sinusoidal_encoding", (8, 8), {}, shifted)
+    assert measure.encoding_signature(call, None) == (
+        "your row 0 holds position 1: the first position is 0"
+    )
+    constant = Call("sinusoidal_encoding", (8, 8), {}, np.full((8, 8), 0.5))
+    assert measure.encoding_signature(constant, None) is None
+    still = Call("rotation_matrix", (3, 0.1), {}, np.eye(2))
+    assert measure.rotation_signature(still, None) == (
+        "your matrix does not rotate at all; it should rotate by k·freq = 0.3"
+    )
