@@ -166,3 +166,22 @@ def test_a_signature_that_raises_says_nothing(reference: ModuleType) -> None:
     v = np.array([3.0, 4.0])
     calls = [Call("normalise", (v,), {}, v)]
     assert observe(calls, [Signature("normalise", broken)], reference) == []
+
+
+def test_the_submissions_evidence_is_bounded(
+    reference: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A submission returning large arrays call after call cannot make the grader keep them
+    all: beyond HISTORY_BYTES, later calls are not kept as evidence."""
+    from autograder.grading import pytest_plugin
+    from autograder.grading.pytest_plugin import GradingContext
+
+    monkeypatch.setattr(pytest_plugin, "HISTORY_BYTES", 3 * (8_000_000 + 8 + 256))
+    context = GradingContext(student=None, reference=reference, tolerance={}, seed=0)
+    big = np.zeros(1_000_000)
+    for _ in range(10):
+        context.calls.append(Call("scale", (np.zeros(1), 1.0), {}, big))
+        context._remember()
+    assert len(context.history) == 3 and context.calls == []
+    context.reset()
+    assert context.history == [] and context.diagnosed == {}

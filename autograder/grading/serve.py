@@ -307,7 +307,9 @@ class ServeLoop:
             recorded.durations.clear()
             session.testsfailed = 0
             self.context.student = None
+            self.context.reset()  # no child inherits the reference's calls as evidence
             self.context.calls = []
+            input_watch(session.config).reset()
             memo.add(memo.learnt())
         return summary
 
