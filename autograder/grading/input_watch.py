@@ -90,12 +90,12 @@ class InputWatch:
         return result
 
     def notice(self, calls: Iterable[Call], test: str) -> None:
-        """Keep every call of a declared function that modified an argument."""
+        """Keep the first call of each declared function that modified an argument."""
         for call in calls:
-            if call.modified and call.name in self.declared:
+            seen = {m.call.name for m in self.modifications}
+            if call.modified and call.name in self.declared and call.name not in seen:
                 names = argument_names(self.signature_of(call.name), call.modified)
-                if not any(m.call is call for m in self.modifications):
-                    self.modifications.append(Modification(call, names, test))
+                self.modifications.append(Modification(call, names, test))
 
 
 def _guarded(item: pytest.Item) -> set[str]:

@@ -249,5 +249,3 @@ def sinusoidal_encoding(T, C, base=10000.0):
         (),
     ),
 )
-
-STYLES = ()
