@@ -2,8 +2,8 @@
 
 Each measurement reads one wrong call (the student's arguments and result, and the reference's
 result) and, when the result has a clean shape of its own, says what it is: the frequency and
-phase of every column of an encoding, the scale and axis of the attention weights recovered
-from an output, the axis a softmax sums to 1 along, the angle of a rotation. The grader runs
+phase of every column of an encoding, the scale and axis of the attention weights that
+reproduce an output, the axis a softmax sums to 1 along, the angle of a rotation. The grader runs
 them beside the catalogue's replays (diagnose.observe); they never run student code.
 """
 
@@ -16,10 +16,11 @@ import numpy as np
 from autograder.grading.diagnose import Call, Signature
 
 LESSONS_BASE = 10000.0
+"""The base of the lessons' formula (and the default of `base`)."""
 FIT = 1e-3
+"""How closely a fitted model must reproduce every entry before it is reported."""
 FASTEST = 2.5
 """The fastest frequency (radians per position) a column sampled at whole positions shows."""
-"""How closely a fitted model must reproduce every entry before it is reported."""
 
 
 def _argument(call: Call, index: int, name: str, default=None):
