@@ -185,3 +185,30 @@ def test_the_submissions_evidence_is_bounded(
     assert len(context.history) == 3 and context.calls == []
     context.reset()
     assert context.history == [] and context.diagnosed == {}
+
+
+def test_a_mistake_about_refused_inputs_is_replayed_on_them(reference: ModuleType) -> None:
+    """A mistake that returns where the reference raises (here: the zero vector comes back as
+    it is) names itself on exactly those calls; no numeric mistake does."""
+
+    def zero_returned(v):  # type: ignore[no-untyped-def]
+        v = np.asarray(v, dtype=np.float64)
+        norm = np.linalg.norm(v)
+        return v if norm == 0 else v / norm
+
+    def zero_as_nan(v):  # type: ignore[no-untyped-def]
+        v = np.asarray(v, dtype=np.float64)
+        return v / np.linalg.norm(v)
+
+    returned = Misconception(
+        "zero_returned", "normalise", "numeric", "the zero vector comes back", "raise",
+        zero_returned, refused_inputs=True,
+    )  # fmt: skip
+    as_nan = Misconception(
+        "zero_as_nan", "normalise", "numeric", "nan for the zero vector", "raise",
+        zero_as_nan, refused_inputs=True,
+    )  # fmt: skip
+    numeric = Misconception("numeric", "normalise", "numeric", "s", "h", zero_returned)
+    zero = np.zeros(3)
+    call = Call("normalise", (zero,), {}, zero)
+    assert names(diagnose([call], [returned, as_nan, numeric], reference)) == {"zero_returned"}

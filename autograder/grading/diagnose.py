@@ -42,6 +42,9 @@ class Misconception:
     """Recognised by modifying an array argument in place rather than by its output."""
     also_affects: tuple[str, ...] = ()
     """Other parts whose tests rightly depend on this function (validate allows them losses)."""
+    refused_inputs: bool = False
+    """A mistake in what the function does with inputs the reference refuses (it returns
+    instead of raising): replayed on those calls too, which no other mistake is."""
 
 
 @dataclass(frozen=True)
@@ -117,7 +120,7 @@ def diagnose(
     namespaces = {} if namespaces is None else namespaces
     checked = _checked(calls, reference, rtol, atol)
     if all(right and not call.mutated for call, _, right in checked):
-        return []
+        return []  # every call answered right (a refused call the student answered is wrong)
     found: list[Misconception] = []
     for misconception in catalogue:
         if misconception.mutates_input:
@@ -157,11 +160,17 @@ def contradicted(
 def _checked(
     calls: Sequence[Call], reference: types.ModuleType, rtol: float, atol: float
 ) -> list[tuple[Call, Any, bool]]:
-    """Each call the reference answers, with its answer and whether the student's is right."""
+    """Each call with the reference's answer and whether the student's is right; a call the
+    reference refuses (the student returned where it raises) has the answer _REFUSED."""
     checked = []
     for call in calls:
-        expected = _run(getattr(reference, call.name, _MISSING), call)
-        if expected is not _MISSING:
+        function = getattr(reference, call.name, _MISSING)
+        if function is _MISSING:
+            continue
+        expected = _run(function, call)
+        if expected is _MISSING:
+            checked.append((call, _REFUSED, False))
+        else:
             checked.append((call, expected, _same(call.result, expected, rtol, atol)))
     return checked
 
@@ -180,7 +189,11 @@ def _agreement(
     for call, expected, right in checked:
         if misconception.target not in uses(reference, call.name):
             continue
+        if expected is _REFUSED and not misconception.refused_inputs:
+            continue  # the argument contract says nothing about a numeric mistake
         variant = _run(namespace.get(call.name, _MISSING), call)
+        if expected is _REFUSED and variant is _MISSING:
+            continue  # this mistake refuses these inputs too: it does not show here
         if _same(variant, expected, rtol, atol):
             continue  # this mistake does not show on this call
         if not _same(call.result, variant, rtol, atol):
@@ -260,6 +273,8 @@ def describe(found: Sequence[Misconception], observed: Sequence[str] = ()) -> st
 
 
 _MISSING = object()
+_REFUSED = object()
+"""The reference's answer to a call it refuses (it raises)."""
 
 
 def _run(function: Any, call: Call) -> Any:
