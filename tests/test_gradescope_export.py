@@ -8,12 +8,12 @@ import os
 import re
 import socket
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
 import jsonschema
 import pytest
+from gradescope_run import SCHEMA, run_autograder
 
 import autograder
 from autograder.cli import main
@@ -21,7 +21,6 @@ from autograder.course.assignment import Assignment
 from autograder.course.course import Course
 from autograder.course.rubric import AssignmentSpec
 
-SCHEMA = json.loads((Path(__file__).parent / "gradescope_results.schema.json").read_text())
 LATE = """
 [assignments.vectors.late]
 due = "2026-12-01T00:00:00+00:00"
@@ -57,41 +56,6 @@ def archive(tmp_path_factory: pytest.TempPathFactory, module_course_copy: Course
     assert main(["export", "gradescope", "--out", str(out), "--course", str(course)]) == 0
     assert sorted(p.name for p in out.iterdir()) == ["series.zip", "vectors.zip"]
     return out / "vectors.zip"
-
-
-def run_autograder(
-    archive: Path,
-    root: Path,
-    files: dict[str, str],
-    created_at: str,
-    *,
-    bubblewrap: str = "auto",
-    python: str = sys.executable,
-) -> dict:
-    with zipfile.ZipFile(archive) as unzipped:
-        unzipped.extractall(root / "source")
-    rubric = root / "source" / "course" / "grading.toml"
-    text = rubric.read_text(encoding="utf-8")
-    rubric.write_text(text.replace('bubblewrap = "auto"', f'bubblewrap = "{bubblewrap}"'))
-    for name in ("run_autograder", "setup.sh"):
-        (root / "source" / name).chmod(0o755)
-    (root / "submission").mkdir()
-    for name, text in files.items():
-        (root / "submission" / name).write_text(text, encoding="utf-8")
-    metadata = {"created_at": created_at, "assignment": {"title": "vectors"}, "users": []}
-    (root / "submission_metadata.json").write_text(json.dumps(metadata), encoding="utf-8")
-    root.chmod(0o755)
-    environment = {**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_PYTHON": python}
-    if python != sys.executable:  # an interpreter of its own: this checkout's engine, by path
-        environment["PYTHONPATH"] = str(Path(autograder.__file__).resolve().parents[1])
-    done = subprocess.run(
-        ["bash", str(root / "source" / "run_autograder")], env=environment,
-        capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-2000:]
-    results = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
-    jsonschema.validate(results, SCHEMA)
-    return results
 
 
 def test_the_zip_holds_what_gradescope_runs(archive: Path) -> None:

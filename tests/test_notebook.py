@@ -8,14 +8,12 @@ notebooks in its sandbox, and the automatic points must agree on every one.
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from nbgrader_run import automatic_scores, nbgrader
 
 from autograder.authoring.notebook import instructor_notebook, student_notebook
 from autograder.cli import main
@@ -24,7 +22,6 @@ from autograder.course.course import Course
 from autograder.course.rubric import AssignmentSpec
 from autograder.grading.runners import Runner
 
-BIN = Path(sys.executable).parent
 BY_SUM = ("return v / norm", "return v / v.sum()")
 """The reference's normalise, made to divide by the sum of the entries."""
 
@@ -82,16 +79,6 @@ def test_the_kit_grades_the_notebooks(
         assert runner.grade(stub).score == 0
 
 
-def nbgrader(course_dir: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
-    environment = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"}
-    done = subprocess.run(
-        [str(BIN / "nbgrader"), *arguments], cwd=course_dir, env=environment,
-        capture_output=True, text=True, timeout=900,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    return done
-
-
 @pytest.mark.slow
 def test_nbgrader_round_trip_agrees_with_the_kit(
     tmp_path: Path, course_copy: Course, spec: AssignmentSpec, reference_line: str
@@ -140,19 +127,6 @@ def test_nbgrader_round_trip_agrees_with_the_kit(
     nbgrader(course_dir, "generate_feedback", name)
     feedback = course_dir / "feedback" / "by_sum" / name / f"{name}.html"
     assert "yours is [0.4286, 0.5714]" in feedback.read_text(encoding="utf-8")
-
-
-def automatic_scores(course_dir: Path, name: str, students: dict[str, str]) -> dict[str, float]:
-    from nbgrader.api import Gradebook
-
-    with Gradebook(f"sqlite:///{course_dir / 'gradebook.db'}") as book:
-        scores = {}
-        for student in students:
-            notebook = book.find_submission_notebook(name, name, student)
-            scores[student] = sum(
-                g.auto_score or 0.0 for g in notebook.grades if g.auto_score is not None
-            )
-    return scores
 
 
 def test_a_solved_student_notebook_runs_in_jupyter_with_its_public_checks(

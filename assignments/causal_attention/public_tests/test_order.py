@@ -1,0 +1,48 @@
+"""Public tests for part "order": with the mask, reordering the tokens changes their vectors."""
+
+import numpy as np
+import pytest
+
+from autograder.checks import CheckFailure, assert_close, assert_shape, printed
+
+pytestmark = pytest.mark.part("order")
+
+
+def causal_attention(X: np.ndarray) -> np.ndarray:
+    out = np.zeros_like(X, dtype=float)
+    for t in range(X.shape[0]):
+        scores = np.array([X[t] @ X[s] for s in range(t + 1)]) / np.sqrt(X.shape[1])
+        weights = np.exp(scores - scores.max())
+        out[t] = (weights / weights.sum()) @ X[: t + 1]
+    return out
+
+
+@pytest.mark.points(5)
+def test_ravi_in_both_orders(student):
+    """Ravi is [2, 0] in "Ravi saw Meera" but [1.888, 0.112] in "Meera saw Ravi" """
+    both = assert_shape(student.ravi_in_both_orders(), (2, 2), what="ravi_in_both_orders()")
+    assert_close(both, [[2.0, 0.0], [1.888, 0.112]], what="ravi_in_both_orders()", **printed(3))
+
+
+@pytest.mark.points(5)
+def test_the_counterexample_breaks_equivariance(student):
+    """EQUIVARIANCE_COUNTEREXAMPLE (X, perm): causal attention of P X is not P · (that of X)"""
+    value = student.EQUIVARIANCE_COUNTEREXAMPLE
+    try:
+        rows, perm = value
+        X = np.asarray(rows, dtype=float)
+        order = [int(p) for p in perm]
+    except (TypeError, ValueError):
+        raise CheckFailure(
+            "EQUIVARIANCE_COUNTEREXAMPLE should be (X as a list of rows, perm as a list of indices)"
+        ) from None
+    if X.ndim != 2 or X.shape[0] < 2 or sorted(order) != list(range(X.shape[0])):
+        raise CheckFailure(
+            f"perm must reorder all {X.shape[0] if X.ndim == 2 else '?'} rows of X (an ordering "
+            "of 0 … T−1), and X must hold at least two tokens"
+        )
+    if np.allclose(causal_attention(X[order]), causal_attention(X)[order], atol=1e-6):
+        raise CheckFailure(
+            "with your X and perm, causal attention of P X equals P · causal attention of X: "
+            "that is no counterexample (try tokens that attend to each other differently)"
+        )
