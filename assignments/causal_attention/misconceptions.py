@@ -15,6 +15,9 @@ from autograder.grading.diagnose import Misconception
 # --- the mask --------------------------------------------------------------------------------
 
 
+# PyTorch code builds the *blocked* keys with torch.triu(…, diagonal=1) and masked_fill (e.g.
+# makeesyai/makeesy-deep-learning, self_attention/create_atten_mask_decoder.py); ported to this
+# assignment's "True = allowed" mask, the same triu lets every token attend to the future.
 def mask_upper(T):
     if isinstance(T, bool) or not isinstance(T, (int, np.integer)) or T < 0:
         raise ValueError(f"T must be an integer >= 0, got {T!r}")
@@ -49,7 +52,9 @@ def mask_by_multiplying(S, mask, axis=-1):
 
 
 def fill_too_small(S, mask, axis=-1):
-    # the fill of many tutorials, -1e4, is not small enough when scores are large
+    # a finite fill, as in BERT-style additive masks ((1 - mask) * -10000.0) or
+    # masked_fill(mask == 0, -1e9) (e.g. NHMDenmark/HTROCR, htr_tests/test.py): finite fills lose
+    # to scores further below them
     scores = np.where(mask, np.asarray(S, dtype=np.float64), -1e4)
     e = np.exp(scores - np.max(scores, axis=axis, keepdims=True))
     return e / np.sum(e, axis=axis, keepdims=True)

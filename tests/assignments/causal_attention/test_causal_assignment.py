@@ -116,3 +116,17 @@ def test_check_in_the_released_folder(tmp_path: Path, assignment: Assignment) ->
     assert check() == 1
     shutil.copy(assignment.reference, folder / assignment.spec.module)
     assert check() == 0
+
+
+def test_the_symbolic_and_gradient_checks_say_what_is_wrong(
+    graded: dict[str, SubmissionResult],
+) -> None:
+    symbolic = [t.message or "" for t in graded["bug_symbolic_without_mask"].tests if t.score == 0]
+    assert symbolic and all("derivative" in m and "after position 0" in m for m in symbolic)
+    gradient = {
+        t.nodeid.split("::")[-1]: t.message or ""
+        for t in graded["bug_gradient_everywhere"].tests
+        if t.score == 0
+    }
+    finite = gradient["test_the_gradient_matches_finite_differences"]
+    assert "against finite differences" in finite and "should be 0" in finite
