@@ -42,6 +42,8 @@ EXPECTED: dict[str, tuple[float, set[str]]] = {
     # causal_self_attention never returns: everything built on it times out or is not run
     "hostile_infinite_loop": (58, {"masked", "peeking", "order"}),
     "hostile_memory_bomb": (89, {"learned"}),  # position_table_grad dies; the rest is right
+    "hostile_socket": (100, set()),  # reaches no one; its functions are right
+    "hostile_orphan": (100, set()),  # its process dies with the sandbox
 }
 
 
