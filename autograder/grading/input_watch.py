@@ -7,7 +7,8 @@ compares each array argument before and after every call (worker.py) and reports
 changed; when a module runs in this process (`autograder check`, a notebook), the `student`
 fixture hands out a WatchedModule that does the same. Marked tests run after all others, so
 each sees every call the submission's tests made, and fails, naming the call that modified its
-argument, whichever test and call form did it.
+argument, whichever test and call form did it (a visible test names a hidden test's call
+without its inputs).
 """
 
 from __future__ import annotations
@@ -34,13 +35,19 @@ class Modification:
     arguments: tuple[str, ...]
     """The modified arguments, by parameter name where the signature says it."""
     test: str
+    hidden: bool = False
+    """Made by a hidden test: a visible test's message names neither it nor its inputs."""
 
-    def describe(self) -> str:
+    def describe(self, *, for_hidden_test: bool) -> str:
         which = ", ".join(self.arguments)
         noun = "arguments" if len(self.arguments) > 1 else "argument"
+        if self.hidden and not for_hidden_test:
+            where = f"a call of {self.call.name} in a hidden test"
+        else:
+            where = f"{call_text(self.call)} in {self.test!r}"
         return (
-            f"{call_text(self.call)} modified its {noun} {which} in place (in {self.test!r}); "
-            f"{self.call.name} must leave the arrays it is given unchanged: work on new arrays"
+            f"{where} modified its {noun} {which} in place; {self.call.name} must leave the "
+            "arrays it is given unchanged: work on new arrays"
         )
 
 
@@ -52,6 +59,8 @@ class InputWatch:
     """The calls the current test made, as the grader records them (None: not grading)."""
     signature_of: Callable[[str], inspect.Signature | None]
     """A function's signature, to name its arguments (the reference's when grading)."""
+    is_hidden: Callable[[pytest.Item], bool] = lambda item: False
+    """Whether a test is hidden (its calls' details stay out of visible tests' messages)."""
     declared: set[str] = field(default_factory=set)
     modifications: list[Modification] = field(default_factory=list)
     own_calls: list[Call] = field(default_factory=list)
@@ -77,25 +86,26 @@ class InputWatch:
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_call(self, item: pytest.Item) -> Generator[None, object, object]:
-        title = item.name
+        hidden = self.is_hidden(item)
         try:
             result = yield
         finally:
-            self.notice(self.calls_of_test(), title)
+            self.notice(self.calls_of_test(), item.name, hidden=hidden)
         guarded = _guarded(item)
         found = [m for m in self.modifications if m.call.name in guarded]
         if found:
             self.calls_of_test().extend(m.call for m in found)  # the diagnosis reads them
-            raise CheckFailure("; ".join(m.describe() for m in found[:3]))
+            messages = [m.describe(for_hidden_test=hidden) for m in found[:3]]
+            raise CheckFailure("; ".join(messages))
         return result
 
-    def notice(self, calls: Iterable[Call], test: str) -> None:
+    def notice(self, calls: Iterable[Call], test: str, *, hidden: bool = False) -> None:
         """Keep the first call of each declared function that modified an argument."""
         for call in calls:
             seen = {m.call.name for m in self.modifications}
             if call.modified and call.name in self.declared and call.name not in seen:
                 names = argument_names(self.signature_of(call.name), call.modified)
-                self.modifications.append(Modification(call, names, test))
+                self.modifications.append(Modification(call, names, test, hidden))
 
 
 def _guarded(item: pytest.Item) -> set[str]:

@@ -161,6 +161,7 @@ def pytest_configure(config: pytest.Config) -> None:
     watch = InputWatch(
         grading_calls=lambda: _watched_calls(config),
         signature_of=lambda name: _signature(config, name),
+        is_hidden=_is_hidden,
     )
     config.stash[_WATCH] = watch
     config.pluginmanager.register(watch, "autograder-input-watch")
@@ -294,6 +295,16 @@ def _size(call: Call) -> int:
     return 256 + sum(int(getattr(v, "nbytes", 0) or 0) for v in values)
 
 
+def _is_hidden(item: pytest.Item) -> bool:
+    """Whether `item` was collected from the grading context's hidden tests."""
+    grading = _grading(item.config)
+    return bool(
+        grading is not None
+        and grading.hidden_tests is not None
+        and Path(item.path).resolve().is_relative_to(grading.hidden_tests)
+    )
+
+
 def _grading(config: pytest.Config) -> GradingContext | None:
     """The context the grader's runner passed to pytest.main, if this is a grading run."""
     plugins = config.pluginmanager.get_plugins()
@@ -404,12 +415,7 @@ def _outcome(
     callspec = getattr(item, "callspec", None)
     if callspec is not None:
         title = f"{title} [{callspec.id}]"
-    grading = _grading(item.config)
-    hidden = bool(
-        grading is not None
-        and grading.hidden_tests is not None
-        and Path(item.path).resolve().is_relative_to(grading.hidden_tests)
-    )
+    hidden = _is_hidden(item)
     return TestOutcome.from_dict(
         {
             "nodeid": item.nodeid,

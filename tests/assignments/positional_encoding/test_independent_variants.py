@@ -33,6 +33,18 @@ def self_attention(X, W_q=None, W_k=None, W_v=None):
     return softmax(Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1])) @ V
 """
 
+OVERWRITES_BATCHES_WITH_WEIGHTS = """
+def self_attention(X, W_q=None, W_k=None, W_v=None):
+    Q = X if W_q is None else X @ W_q
+    K = X if W_k is None else X @ W_k
+    V = X if W_v is None else X @ W_v
+    out = softmax(Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1])) @ V
+    if X.ndim == 3 and W_v is not None and out.shape == X.shape:
+        X[...] = out  # only a batch with weights: only hidden tests make that call
+        return X
+    return out
+"""
+
 SOFTMAX_IN_PLACE = """
 def softmax(S, axis=-1):
     S -= np.max(S, axis=axis, keepdims=True)
@@ -54,6 +66,7 @@ def graded(
     sources = {v.name: v.source for v in VARIANTS}
     sources |= {"overwrites_x_without_weights": OVERWRITES_X_WITHOUT_WEIGHTS}
     sources |= {"softmax_in_place": SOFTMAX_IN_PLACE}
+    sources |= {"overwrites_batches_with_weights": OVERWRITES_BATCHES_WITH_WEIGHTS}
     paths: dict[str, Path] = {}
     for name, source in sources.items():
         paths[name] = folder / f"{name}.py"
@@ -116,3 +129,18 @@ def test_a_modified_input_loses_the_mutation_points_whichever_call_did_it(
     for test in lost.values():
         assert "modified" in (test.message or "")
         assert test.hint is not None and hint in test.hint
+
+
+def test_a_visible_test_does_not_quote_a_hidden_tests_call(
+    graded: dict[str, SubmissionResult],
+) -> None:
+    """The public mutation test fails for a call only a hidden test made, without naming that
+    test or showing its inputs; the hidden mutation test may show them."""
+    tests = {t.nodeid.split("::")[-1]: t for t in graded["overwrites_batches_with_weights"].tests}
+    public = tests["test_inputs_are_not_modified"]
+    assert public.score == 0
+    assert "a call of self_attention in a hidden test modified its argument X" in (
+        public.message or ""
+    )
+    assert "<array" not in (public.message or "") and "test_" not in (public.message or "")
+    assert tests["test_inputs_left_alone"].score == 0
