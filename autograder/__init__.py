@@ -1,3 +1,3 @@
 """An autograded exercise kit for the maths of transformers."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

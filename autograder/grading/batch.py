@@ -24,7 +24,7 @@ from autograder.errors import ConfigError
 from autograder.grading.gradebook import Entry, Gradebook
 from autograder.grading.results import SubmissionResult
 from autograder.grading.runners import RunnerPool
-from autograder.grading.submission import MAX_TOTAL_BYTES, walk_files
+from autograder.grading.submission import MAX_TOTAL_BYTES, submission_source, walk_files
 from autograder.report import FORMATS
 from autograder.safe_text import file_stem, storable
 
@@ -222,17 +222,27 @@ def grade_class(
         rehearse = len(todo) >= REHEARSAL_PAYS_FROM * workers
         with RunnerPool(assignment, size=workers, hide=(out.resolve(),), rehearse=rehearse) \
                 as runners, ThreadPoolExecutor(max_workers=workers) as pool:  # fmt: skip
-            futures = {pool.submit(runners.grade, item.path): item for item in todo}
+            futures = {
+                pool.submit(_grade_and_read, runners, item.path, spec.module): item for item in todo
+            }
             for future in as_completed(futures):
                 item = futures.pop(future)  # a finished result is not kept past its recording
-                result = replace(future.result(), submission=item.student)
+                graded_result, source = future.result()
+                result = replace(graded_result, submission=item.student)
                 penalty = late_penalty(result, item.submitted_at, spec.late)
                 when = item.submitted_at.isoformat() if item.submitted_at else None
                 result = replace(result, late_penalty=penalty, submitted_at=when)
                 content = hashes.get(item.student, "")
                 entry = Entry(item.student, content, run_id, result, penalty, when, __version__)
-                book.record(entry, rubric_hash=rubric, kit_version=__version__)
+                book.record(entry, rubric_hash=rubric, kit_version=__version__, source=source)
                 problems += write_result_files(out, item.student, result, formats)
                 graded.append(entry)
                 on_result(entry, len(graded), len(todo))
     return BatchSummary(tuple(graded), skipped, tuple(problems))
+
+
+def _grade_and_read(
+    runners: RunnerPool, path: Path, module: str
+) -> tuple[SubmissionResult, str | None]:
+    """The graded result, and the module's source as the grader read it (for `similarity`)."""
+    return runners.grade(path), submission_source(path, module=module)

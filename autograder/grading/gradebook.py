@@ -58,7 +58,17 @@ CREATE TABLE IF NOT EXISTS tests (
     FOREIGN KEY (assignment, student) REFERENCES submissions(assignment, student)
         ON DELETE CASCADE
 );
+CREATE TABLE IF NOT EXISTS sources (
+    assignment TEXT NOT NULL,
+    student TEXT NOT NULL,
+    source TEXT NOT NULL,
+    PRIMARY KEY (assignment, student),
+    FOREIGN KEY (assignment, student) REFERENCES submissions(assignment, student)
+        ON DELETE CASCADE
+);
 """
+MAX_SOURCE_CHARS = 256 * 1024
+"""The module source kept per submission (for `similarity`): a student's module is a few KiB."""
 
 
 @dataclass(frozen=True)
@@ -159,8 +169,11 @@ class Gradebook:
             and tuple(row[:3]) == (content_hash, rubric_hash, kit_version)
         )
 
-    def record(self, entry: Entry, *, rubric_hash: str, kit_version: str) -> None:
-        """Write one submission and its tests, replacing any earlier grade, atomically."""
+    def record(
+        self, entry: Entry, *, rubric_hash: str, kit_version: str, source: str | None = None
+    ) -> None:
+        """Write one submission and its tests (and the module's source, when it was read, cut
+        at MAX_SOURCE_CHARS), replacing any earlier grade, atomically."""
         result = entry.result
         key = (entry.assignment, entry.student)
         with self._transaction() as db:
@@ -176,6 +189,18 @@ class Gradebook:
                 [(*key, n, t.nodeid, t.name, t.part, t.score, t.max_score, t.status,
                   t.message, t.hint) for n, t in enumerate(result.tests)],
             )  # fmt: skip
+            if source is not None:
+                db.execute(
+                    "INSERT INTO sources VALUES (?, ?, ?)", (*key, source[:MAX_SOURCE_CHARS])
+                )
+
+    def sources(self, assignment: str) -> dict[str, str]:
+        """The module source of each submission of `assignment` that could be read, by student."""
+        rows = self._connection.execute(
+            "SELECT student, source FROM sources WHERE assignment = ? ORDER BY student",
+            (assignment,),
+        )
+        return dict(rows.fetchall())
 
     def entries(self, assignment: str | None = None) -> list[Entry]:
         """Every row (of `assignment` only, when named), by assignment and student."""
@@ -253,10 +278,12 @@ def merge(sources: list[Path], target: Path) -> int:
                             "before it: regrade it with the same grading.toml, tests and reference"
                         )
                     merged.bind(assignment=assignment, rubric_hash=rubric_hash)
+                texts = {name: shard.sources(name) for name in shard.assignments()}
                 for entry in shard.entries():
                     merged.record(
                         entry,
                         rubric_hash=hashes[entry.assignment],
                         kit_version=entry.kit_version,
+                        source=texts[entry.assignment].get(entry.student),
                     )
         return merged.count()

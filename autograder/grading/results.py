@@ -85,9 +85,17 @@ class TestResult:
     message: str | None = None
     hint: str | None = None
     duration_s: float = 0.0
+    hidden: bool = False
+    """One of the assignment's hidden tests: feedback never shows its message (it names the
+    test's inputs), whatever its visibility."""
 
     def to_dict(self) -> dict[str, Any]:
         return _shallow_dict(self)
+
+    @property
+    def private(self) -> bool:
+        """Its inputs stay with the instructor: a hidden test, or one shown only later or never."""
+        return self.hidden or self.visibility != "visible"
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TestResult:

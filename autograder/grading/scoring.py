@@ -30,6 +30,7 @@ def score_tests(
                 message=outcome.message,
                 duration_s=outcome.duration_s,
                 hint=outcome.hint,
+                hidden=outcome.hidden,
             )
         )
     return tuple(results)
