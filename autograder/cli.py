@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from autograder import __version__
+from autograder.after_grading.lms import FORMATS as LMS_FORMATS
+from autograder.after_grading.similarity import THRESHOLD as SIMILARITY_THRESHOLD
 from autograder.authoring.notebook import write_nbgrader_course
 from autograder.authoring.release import check_release, write_release
 from autograder.course.assignment import Assignment
@@ -189,7 +191,23 @@ def _parser() -> argparse.ArgumentParser:
     )
     book.add_argument("folders", nargs="+", type=Path, metavar="FOLDER")
     book.add_argument("--csv", type=Path, help="write the gradebook as CSV here")
-    book.add_argument("--out", type=Path, help="with merge: the folder of the merged gradebook")
+    book.add_argument(
+        "--out", type=Path,
+        help="with merge: the folder of the merged gradebook; with --lms: the file to write",
+    )  # fmt: skip
+    book.add_argument(
+        "--lms", choices=LMS_FORMATS,
+        help="write the grade-import file of this LMS (needs --roster and --out): final "
+        "scores, one column per assignment, one row per roster student",
+    )  # fmt: skip
+    book.add_argument(
+        "--roster", type=Path,
+        help="CSV with student_id, name, submission (and email, login, sis_id, section)",
+    )  # fmt: skip
+    book.add_argument(
+        "--missing", choices=("blank", "zero"), default="blank",
+        help="the cell of a roster student without a submission (default: blank, no grade)",
+    )  # fmt: skip
     book.add_argument("--course", type=Path, help="the course folder (default: found from here)")
     book.set_defaults(run=_gradebook)
 
@@ -206,34 +224,161 @@ def _parser() -> argparse.ArgumentParser:
         "assignments",
     )  # fmt: skip
     report.add_argument("--assignment", help="only this assignment (default: every one in OUT)")
+    report.add_argument(
+        "--feedback", type=Path, metavar="DIR",
+        help="link each student's row to their file in this `autograder feedback` folder",
+    )  # fmt: skip
+    report.add_argument("--course", type=Path, help="the course folder (default: found from here)")
     report.set_defaults(run=_report)
+
+    feedback = verbs.add_parser(
+        "feedback",
+        help="write each student's feedback to hand back: HTML and Markdown (instructors)",
+        description="One self-contained HTML file and a Markdown twin per student and "
+        "assignment, in DIR/NAME/: score, late penalty, points per part, every test the "
+        "student may see now with its message and hint. Tests shown after the due date are "
+        "held back until the late policy's due date has passed (or with --after-due); hidden "
+        "tests never show their inputs.",
+    )
+    feedback.add_argument("folder", type=Path, metavar="OUT", help="a --out folder of `grade`")
+    feedback.add_argument("--out", type=Path, required=True, metavar="DIR")
+    feedback.add_argument("--assignment", help="only this assignment (default: every one in OUT)")
+    when = feedback.add_mutually_exclusive_group()
+    when.add_argument(
+        "--after-due", dest="after_due", action="store_true", default=None,
+        help="show the results held back until the due date, whatever the date",
+    )  # fmt: skip
+    when.add_argument(
+        "--before-due", dest="after_due", action="store_false",
+        help="hold them back, whatever the date",
+    )  # fmt: skip
+    feedback.add_argument(
+        "--course", type=Path, help="the course folder (default: found from here)"
+    )
+    feedback.set_defaults(run=_feedback)
+
+    similarity = verbs.add_parser(
+        "similarity",
+        help="look for copied work: every pair of submissions compared by winnowing",
+        description="Compare every pair of each assignment's graded submissions (their module "
+        "sources, kept in the gradebook) by winnowing over normalised tokens, ignoring the "
+        "released stub and passages much of the class shares; write the pairs above the "
+        "threshold with their shared regions side by side.",
+    )
+    similarity.add_argument("folder", type=Path, metavar="OUT", help="a --out folder of `grade`")
+    similarity.add_argument(
+        "--html", type=Path, required=True,
+        help="the report file; a folder for NAME.html each when OUT holds several assignments",
+    )  # fmt: skip
+    similarity.add_argument("--assignment", help="only this assignment (default: every one)")
+    similarity.add_argument(
+        "--threshold", type=float, default=SIMILARITY_THRESHOLD,
+        help=f"list pairs where either side shares at least this share (default "
+        f"{SIMILARITY_THRESHOLD:g})",
+    )  # fmt: skip
+    similarity.add_argument(
+        "--course", type=Path, help="the course folder (default: found from here)"
+    )
+    similarity.set_defaults(run=_similarity)
     return parser
 
 
-def _report(args: argparse.Namespace) -> int:
+def _graded_books(folder: Path, assignment: str | None) -> dict[str, list[Entry]]:
+    """Every assignment's entries in the gradebook of `folder` (or the one named)."""
     from autograder.grading.gradebook import FILE_NAME
-    from autograder.report.html import render_class_report
 
-    if not (args.folder / FILE_NAME).is_file():
-        raise ConfigError(
-            f"{args.folder} holds no {FILE_NAME}: grade with --out {args.folder} first"
-        )
-    with Gradebook(args.folder) as book:
+    if not (folder / FILE_NAME).is_file():
+        raise ConfigError(f"{folder} holds no {FILE_NAME}: grade with --out {folder} first")
+    with Gradebook(folder) as book:
         names = list(book.assignments())
-        if args.assignment is not None:
-            if args.assignment not in names:
-                raise ConfigError(f"{args.folder} holds no grades for {args.assignment!r}")
-            names = [args.assignment]
+        if assignment is not None:
+            if assignment not in names:
+                raise ConfigError(f"{folder} holds no grades for {assignment!r}")
+            names = [assignment]
         books = {name: book.entries(name) for name in names}
     if not books:
-        raise ConfigError(f"{args.folder} holds no grades yet")
+        raise ConfigError(f"{folder} holds no grades yet")
+    return books
+
+
+def _feedback(args: argparse.Namespace) -> int:
+    from datetime import datetime, timezone
+
+    from autograder.after_grading.student_feedback import write_feedback
+
+    course = _course(args)
+    now = datetime.now(timezone.utc)
+    for name, entries in _graded_books(args.folder, args.assignment).items():
+        spec = course.rubric.assignment(name)
+        written = write_feedback(entries, spec, args.out, after_due=args.after_due, now=now)
+        folder = args.out / file_stem(name)
+        print(printable(f"wrote {folder}/: feedback for {len(written)} students (HTML, Markdown)"))
+    return EXIT_OK
+
+
+def _similarity(args: argparse.Namespace) -> int:
+    from autograder.after_grading.similarity import compare
+    from autograder.report.similarity_html import render_similarity
+
+    course = _course(args)
+    names = list(_graded_books(args.folder, args.assignment))
+    several = len(names) > 1
+    if several:
+        args.html.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        assignment = course.assignment(name)
+        with Gradebook(args.folder) as book:
+            sources = book.sources(name)
+        stub_file = assignment.release_dir / assignment.spec.module
+        stub = stub_file.read_text(encoding="utf-8") if stub_file.is_file() else ""
+        comparison = compare(sources, stub=stub, threshold=args.threshold)
+        target = args.html / f"{file_stem(name)}.html" if several else args.html
+        target.write_text(
+            render_similarity(comparison, sources, title=f"{name}: similar submissions"),
+            encoding="utf-8",
+        )
+        print(printable(
+            f"wrote {target}: {comparison.compared} submissions of {name} compared, "
+            f"{len(comparison.pairs)} pair(s) at or above {args.threshold:.0%} shared"
+        ))  # fmt: skip
+        for pair in comparison.pairs[:20]:
+            shared = f"{pair.similarity[0]:.0%} / {pair.similarity[1]:.0%}"
+            print(printable(f"  {pair.first}  {pair.second}  {shared}"))
+    return EXIT_OK
+
+
+def _report(args: argparse.Namespace) -> int:
+    import os.path
+
+    from autograder.after_grading.student_feedback import feedback_path
+    from autograder.report.html import KnownMistake, render_class_report
+
+    books = _graded_books(args.folder, args.assignment)
+    try:
+        course: Course | None = _course(args)
+    except ConfigError:  # a report without the course folder: no catalogue to tally
+        course = None
     several = len(books) > 1
     if several:
         args.html.mkdir(parents=True, exist_ok=True)
     for name, entries in books.items():
         target = args.html / f"{file_stem(name)}.html" if several else args.html
+        mistakes: list[KnownMistake] = []
+        if course is not None and name in {a.name for a in course.assignments}:
+            catalogue = course.assignment(name).load_catalogue()
+            mistakes = [KnownMistake(m.name, m.summary, m.hint) for m in catalogue]
+        links = {}
+        if args.feedback is not None:
+            for entry in entries:
+                page = feedback_path(args.feedback, name, entry.student)
+                if page.is_file():
+                    relative = os.path.relpath(page, target.resolve().parent)
+                    links[entry.student] = Path(relative).as_posix()
         target.write_text(
-            render_class_report(entries, title=f"{name}: class report"), encoding="utf-8"
+            render_class_report(
+                entries, title=f"{name}: class report", mistakes=mistakes, feedback_links=links
+            ),
+            encoding="utf-8",
         )
         print(printable(f"wrote {target} ({len(entries)} submissions of {name})"))
     return EXIT_OK
@@ -394,8 +539,13 @@ def _gradebook(args: argparse.Namespace) -> int:
         count = merge(folders[1:], args.out)
         print(f"merged {len(folders) - 1} gradebooks into {args.out}: {count} submissions")
         return EXIT_OK
+    if len(folders) == 1 and args.lms:
+        return _lms_file(args, folders[0])
     if len(folders) != 1 or not args.csv:
-        raise ConfigError("usage: autograder gradebook OUT --csv FILE (or: gradebook merge ...)")
+        raise ConfigError(
+            "usage: autograder gradebook OUT --csv FILE, or gradebook OUT --lms LMS --roster "
+            "ROSTER --out FILE, or gradebook merge OUT1 OUT2 ... --out OUT"
+        )
     course = _course(args)
     with Gradebook(folders[0]) as book:
         names = list(book.assignments())
@@ -406,6 +556,47 @@ def _gradebook(args: argparse.Namespace) -> int:
         }
         rows = book.export_csv(args.csv, parts=parts)
     print(f"wrote {rows} students ({', '.join(names)}) to {args.csv}")
+    return EXIT_OK
+
+
+def _lms_file(args: argparse.Namespace, folder: Path) -> int:
+    from autograder.after_grading.lms import Column, write_lms_file
+    from autograder.after_grading.roster import match, read_roster
+
+    if args.roster is None or args.out is None:
+        raise ConfigError("usage: autograder gradebook OUT --lms LMS --roster ROSTER --out FILE")
+    course = _course(args)
+    students = read_roster(args.roster)
+    books = _graded_books(folder, None)
+    columns = []
+    for name, entries in books.items():
+        spec = course.rubric.assignment(name)
+        columns.append(Column(spec.title, spec.max_score, {e.student: e for e in entries}))
+    graded = {e.student for entries in books.values() for e in entries}
+    matching = match(students, graded)
+    export = write_lms_file(args.out, args.lms, matching, columns, missing=args.missing)
+    print(printable(
+        f"wrote {args.out} ({args.lms}): {export.rows} roster students, "
+        f"{len(matching.matched)} with a graded submission, {len(books)} assignment column(s)"
+    ))  # fmt: skip
+    if matching.unmatched_submissions:
+        print(printable(
+            f"{len(matching.unmatched_submissions)} submission(s) match no roster line (not in "
+            f"the file): {', '.join(matching.unmatched_submissions)}"
+        ))  # fmt: skip
+    if matching.without_submission:
+        names = ", ".join(f"{s.name} ({s.student_id})" for s in matching.without_submission)
+        cell = "0" if args.missing == "zero" else "a blank cell"
+        print(printable(
+            f"{len(matching.without_submission)} roster student(s) without a graded "
+            f"submission ({cell}): {names}"
+        ))  # fmt: skip
+    for heading, failed in export.grader_errors.items():
+        if failed:
+            print(printable(
+                f"{heading}: {len(failed)} grader error(s) left blank, regrade them: "
+                f"{', '.join(failed)}"
+            ))  # fmt: skip
     return EXIT_OK
 
 

@@ -6,16 +6,44 @@ import base64
 import html
 import io
 import statistics
+import textwrap
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from autograder.errors import AutograderError
 from autograder.grading.gradebook import Entry
 
-SECTIONS = ("summary", "histogram", "pass-rates", "parts", "failures", "ungradable", "slowest")
+SECTIONS = (
+    "summary", "students", "histogram", "pass-rates", "parts", "misconceptions", "failures",
+    "ungradable", "slowest",
+)  # fmt: skip
+LABEL_WIDTH = 48
+"""Characters per line of a test's label on the pass-rate plot (two lines at most)."""
 
 
-def render_class_report(entries: Sequence[Entry], *, title: str) -> str:
+@dataclass(frozen=True)
+class KnownMistake:
+    """A catalogued misconception, as the report tallies it: a hint that holds its summary and
+    its hint text was given for it."""
+
+    name: str
+    summary: str
+    hint: str
+
+    def named_in(self, hint: str) -> bool:
+        return self.summary in hint and self.hint in hint
+
+
+def render_class_report(
+    entries: Sequence[Entry],
+    *,
+    title: str,
+    mistakes: Sequence[KnownMistake] = (),
+    feedback_links: Mapping[str, str] | None = None,
+) -> str:
+    """The report; `mistakes` to tally from the recorded hints, and `feedback_links` (student →
+    relative address of their feedback file) for each student's row."""
     try:
         import matplotlib
 
@@ -30,6 +58,7 @@ def render_class_report(entries: Sequence[Entry], *, title: str) -> str:
     most = graded[0].result.max_score if graded else 0.0
     body = [f"<h1>{html.escape(title)}</h1>"]
     body.append(_section("summary", "Summary", _summary(entries, scores, most)))
+    body.append(_section("students", "Students", _students(entries, feedback_links or {})))
 
     figure, axes = plt.subplots(figsize=(7, 3))
     axes.hist(scores, bins=min(20, max(5, len(scores))), range=(0, most or 1), color="#3b6ea5")
@@ -38,12 +67,16 @@ def render_class_report(entries: Sequence[Entry], *, title: str) -> str:
     body.append(_section("histogram", "Score distribution", _image(figure, plt)))
 
     rates = _pass_rates(graded)
-    figure, axes = plt.subplots(figsize=(8, max(2.5, 0.22 * len(rates))))
-    axes.barh([name[:60] for name, _ in rates], [rate for _, rate in rates], color="#c0504d")
+    figure, axes = plt.subplots(figsize=(9, max(2.5, 0.4 * len(rates))))
+    axes.barh(range(len(rates)), [rate for _, rate in rates], color="#c0504d")
+    axes.set_yticks(range(len(rates)), [plot_label(name) for name, _ in rates], fontsize=7)
     axes.set_xlim(0, 100)
     axes.set_xlabel("% of graded submissions passing")
     axes.invert_yaxis()
-    body.append(_section("pass-rates", "Pass rate per test, worst first", _image(figure, plt)))
+    table = _table(["test", "passing"], [[name, f"{rate:.0f}%"] for name, rate in rates])
+    body.append(
+        _section("pass-rates", "Pass rate per test, worst first", _image(figure, plt) + table)
+    )
 
     averages = _part_averages(graded)
     figure, axes = plt.subplots(figsize=(7, 3))
@@ -53,6 +86,14 @@ def render_class_report(entries: Sequence[Entry], *, title: str) -> str:
         ["part", "average", "of"], [[p, f"{a:.1f}", f"{m:g}"] for p, (a, m) in averages.items()]
     )
     body.append(_section("parts", "Average per part", _image(figure, plt) + table))
+
+    body.append(
+        _section(
+            "misconceptions",
+            "Known mistakes, by how many students made them",
+            _mistakes(graded, mistakes, feedback_links or {}),
+        )
+    )
 
     messages = Counter(
         t.hint or t.message or t.status
@@ -98,7 +139,11 @@ def render_class_report(entries: Sequence[Entry], *, title: str) -> str:
             "slowest", "Slowest submissions", _table(["submission", "grading time", "status"], rows)
         )
     )
-    head = f"<meta charset='utf-8'><title>{html.escape(title)}</title><style>{STYLE}</style>"
+    head = (
+        "<meta charset='utf-8'><meta http-equiv='Content-Security-Policy' content=\"default-src "
+        "'none'; style-src 'unsafe-inline'; img-src data:\">"
+        f"<title>{html.escape(title)}</title><style>{STYLE}</style>"
+    )
     return f"<!doctype html><html><head>{head}</head><body>{''.join(body)}</body></html>\n"
 
 
@@ -106,6 +151,80 @@ STYLE = (
     "body{font-family:sans-serif;max-width:60em;margin:2em auto}"
     "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em}"
 )
+
+
+def plot_label(name: str) -> str:
+    """A test's title for a plot axis: wrapped at word boundaries onto two lines at most, and
+    shortened at a word boundary (with …) only when longer than that."""
+    lines = textwrap.wrap(name, LABEL_WIDTH, break_long_words=False) or [""]
+    if len(lines) > 2:
+        rest = " ".join(lines[1:])
+        lines = [lines[0], textwrap.shorten(rest, LABEL_WIDTH, placeholder=" …")]
+    return "\n".join(lines)
+
+
+def _students(entries: Sequence[Entry], links: Mapping[str, str]) -> str:
+    if not entries:
+        return "<p>None.</p>"
+    parts = list(dict.fromkeys(p for e in entries for p in e.result.part_scores()))
+    head = ["student", "status", "final score", "late penalty", *parts, "feedback"]
+    rows = []
+    for entry in entries:
+        by_part = entry.result.part_scores()
+        link = links.get(entry.student)
+        cells = [
+            html.escape(entry.student),
+            html.escape(entry.result.status),
+            f"{entry.final_score:g} / {entry.result.max_score:g}",
+            f"{entry.late_penalty:g}" if entry.late_penalty else "",
+            *[f"{by_part[p][0]:g}" if p in by_part else "" for p in parts],
+            f"<a href='{html.escape(link, quote=True)}'>feedback</a>" if link else "",
+        ]
+        rows.append(cells)
+    return _table([html.escape(h) for h in head], rows, escaped=True)
+
+
+def _mistakes(
+    graded: Sequence[Entry], mistakes: Sequence[KnownMistake], links: Mapping[str, str]
+) -> str:
+    if not mistakes:
+        return "<p>This assignment has no catalogue of mistakes.</p>"
+    who: dict[str, list[str]] = {m.name: [] for m in mistakes}
+    for entry in graded:
+        hints = [t.hint for t in entry.result.tests if t.hint]
+        for mistake in mistakes:
+            if any(mistake.named_in(hint) for hint in hints):
+                who[mistake.name].append(entry.student)
+    unexplained = [
+        e.student
+        for e in graded
+        if any(t.status != "passed" for t in e.result.tests)
+        and not any(t.hint for t in e.result.tests)
+    ]
+    ranked = sorted(mistakes, key=lambda m: (-len(who[m.name]), m.name))
+    rows = [
+        [
+            str(len(who[m.name])),
+            html.escape(m.name),
+            html.escape(m.summary),
+            ", ".join(_student_link(s, links) for s in who[m.name]),
+        ]
+        for m in ranked
+        if who[m.name]
+    ]
+    table = _table(["students", "mistake", "what it is", "who"], rows, escaped=True)
+    never = [m.name for m in ranked if not who[m.name]]
+    notes = f"<p>Not seen in this class: {html.escape(', '.join(never))}.</p>" if never else ""
+    if unexplained:
+        names = ", ".join(_student_link(s, links) for s in unexplained)
+        notes += f"<p>Lost points with no mistake recognised: {names}.</p>"
+    return table + notes
+
+
+def _student_link(student: str, links: Mapping[str, str]) -> str:
+    link = links.get(student)
+    name = html.escape(student)
+    return f"<a href='{html.escape(link, quote=True)}'>{name}</a>" if link else name
 
 
 def _summary(entries: Sequence[Entry], scores: list[float], most: float) -> str:
@@ -151,7 +270,7 @@ def _image(figure: object, plt: object) -> str:
     figure.savefig(buffer, format="png", dpi=90)  # type: ignore[attr-defined]
     plt.close(figure)  # type: ignore[attr-defined]
     data = base64.b64encode(buffer.getvalue()).decode("ascii")
-    return f"<img alt='plot' src='data:image/png;base64,{data}'>"
+    return f"<img class='plot' alt='plot' src='data:image/png;base64,{data}'>"
 
 
 def _table(head: list[str], rows: list[list[str]], *, escaped: bool = False) -> str:

@@ -1,0 +1,113 @@
+"""Grades in the files an LMS's own grade import reads: one column per assignment, final scores
+(after late penalties), one row per roster student.
+
+- `canvas`: the Gradebook CSV of Canvas's *Import* (Grades → Import): the columns `Student`,
+  `ID`, `SIS User ID`, `SIS Login ID`, `Section`, then one column per assignment, and a second
+  row `Points Possible`. A blank cell changes nothing in Canvas.
+- `moodle`: Moodle's *Import grades → CSV file*: a header row, one row per student with an
+  identifier Moodle maps (`ID number` or `Email address`, chosen in its "Identify user by"
+  form) and a grade column per assignment, each mapped to a grade item. A blank cell is "no
+  grade"; Moodle refuses grades above the item's maximum, so none is written.
+- `csv`: the roster's own columns and one column per assignment, for any other system.
+
+A graded or ungradable submission gives its final score; a grader error, or no submission,
+gives a blank cell (`missing="zero"` writes 0 for students without a submission). Every text
+cell is a `spreadsheet_cell`: nothing in the file starts like a formula.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from autograder.after_grading.roster import Matching, Student
+from autograder.grading.gradebook import Entry
+from autograder.safe_text import spreadsheet_cell
+
+FORMATS = ("canvas", "moodle", "csv")
+CANVAS_COLUMNS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
+MOODLE_COLUMNS = ("ID number", "Email address", "Full name")
+CSV_COLUMNS = ("student_id", "name", "email", "login", "sis_id", "section", "submission")
+
+
+@dataclass(frozen=True)
+class Column:
+    """One assignment's column: its heading, its points, and its graded entries by student."""
+
+    heading: str
+    points: float
+    entries: Mapping[str, Entry]
+
+
+@dataclass(frozen=True)
+class Export:
+    rows: int
+    blank: dict[str, tuple[str, ...]]
+    """Per column heading: the roster students (ids) whose cell is blank."""
+    grader_errors: dict[str, tuple[str, ...]]
+    """Per column heading: submissions left blank because the grader failed on them."""
+
+
+def write_lms_file(
+    target: Path,
+    lms: str,
+    matching: Matching,
+    columns: Sequence[Column],
+    *,
+    missing: str = "blank",
+) -> Export:
+    """Write the grade-import file for `lms` (one of FORMATS) for every roster student."""
+    head, identity = {
+        "canvas": (CANVAS_COLUMNS, _canvas_identity),
+        "moodle": (MOODLE_COLUMNS, _moodle_identity),
+        "csv": (CSV_COLUMNS, _csv_identity),
+    }[lms]
+    blank: dict[str, list[str]] = {c.heading: [] for c in columns}
+    errors: dict[str, tuple[str, ...]] = {
+        c.heading: tuple(
+            sorted(n for n, e in c.entries.items() if e.result.status == "grader_error")
+        )
+        for c in columns
+    }
+    with target.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow([spreadsheet_cell(h) for h in (*head, *(c.heading for c in columns))])
+        if lms == "canvas":
+            padding = [""] * (len(head) - 1)
+            writer.writerow(["Points Possible", *padding, *(_number(c.points) for c in columns)])
+        for student in matching.students:
+            cells: list[object] = list(identity(student))
+            for column in columns:
+                score = _score(column.entries.get(student.submission), missing)
+                if score == "":
+                    blank[column.heading].append(student.student_id)
+                cells.append(score)
+            writer.writerow([spreadsheet_cell(cell) for cell in cells])
+    return Export(len(matching.students), {k: tuple(v) for k, v in blank.items()}, errors)
+
+
+def _score(entry: Entry | None, missing: str) -> object:
+    if entry is None:
+        return 0 if missing == "zero" else ""
+    if entry.result.status == "grader_error":
+        return ""
+    return _number(entry.final_score)
+
+
+def _number(value: float) -> object:
+    """A score as the LMSs read it: an integer without a decimal point, else a plain decimal."""
+    return int(value) if float(value).is_integer() else round(value, 4)
+
+
+def _canvas_identity(s: Student) -> tuple[str, ...]:
+    return (s.name, s.student_id, s.sis_id, s.login, s.section)
+
+
+def _moodle_identity(s: Student) -> tuple[str, ...]:
+    return (s.student_id, s.email, s.name)
+
+
+def _csv_identity(s: Student) -> tuple[str, ...]:
+    return (s.student_id, s.name, s.email, s.login, s.sis_id, s.section, s.submission)

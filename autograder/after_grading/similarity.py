@@ -1,0 +1,156 @@
+"""Copied work: every pair of an assignment's submissions compared by winnowing (MOSS's
+algorithm: fingerprints of k-grams of normalised tokens, one per window), with `copydetect`.
+
+Tokens are normalised before fingerprinting (every variable, function and class name and every
+string becomes one letter; comments and layout go), so renaming variables or reordering
+functions changes nothing. Two kinds of text are not evidence and are ignored: the released
+stub's (signatures and docstrings every student starts from), and passages that a large share
+of the class has in common (as MOSS's `-m`: the shape a proof or an argument check must take
+is shared by everyone who got it right). A pair is listed when either side has at least
+`threshold` of its fingerprinted text in common with the other, and that is at least
+MIN_SHARED normalised characters.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import math
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from autograder.errors import AutograderError
+
+NOISE = 25
+"""k: matches shorter than this many normalised characters are never found (noise)."""
+GUARANTEE = 30
+"""Matches at least this long are always found (the window is GUARANTEE − NOISE + 1)."""
+THRESHOLD = 0.6
+MIN_SHARED = 200
+"""Normalised characters a pair must share (about five lines of code): a few matching lines
+between a short file and a long one are a high share of the short one, and no evidence."""
+COMMON_SHARE = 0.5
+COMMON_AT_LEAST = 10
+"""A passage in at least COMMON_SHARE of the class's submissions, and in at least this many
+(MOSS's default for `-m`), is ignored: a few students sharing code is what is looked for."""
+MAX_SOURCE_CHARS = 256 * 1024
+
+
+@dataclass(frozen=True)
+class Region:
+    """Characters [start, end) of a source that match the other side of a pair."""
+
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Pair:
+    first: str
+    second: str
+    similarity: tuple[float, float]
+    """The share of each side's fingerprinted text found in the other."""
+    shared: int
+    """Normalised characters of the first side found in the second."""
+    regions: tuple[tuple[Region, ...], tuple[Region, ...]]
+
+    @property
+    def score(self) -> float:
+        return max(self.similarity)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    pairs: tuple[Pair, ...]
+    """Pairs at or above the threshold, most similar first."""
+    compared: int
+    """Submissions compared (those with a source to read)."""
+    common_passages: int
+    """Fingerprints ignored as shared by much of the class."""
+    threshold: float
+
+
+def compare(
+    sources: Mapping[str, str],
+    *,
+    stub: str = "",
+    threshold: float = THRESHOLD,
+    common_share: float = COMMON_SHARE,
+) -> Comparison:
+    """Compare every pair of `sources` (student → module source)."""
+    import numpy as np  # here, not above: the `autograder` command starts without NumPy
+
+    try:
+        from copydetect import CodeFingerprint, compare_files
+    except ImportError:
+        raise AutograderError(
+            "similarity needs copydetect: pip install 'transformer-maths-autograder[report]'"
+        ) from None
+
+    texts = {name: text[:MAX_SOURCE_CHARS] for name, text in sources.items() if text.strip()}
+    stub_hashes = _all_hashes(stub) if stub.strip() else set()
+    counts: Counter[int] = Counter()
+    for text in texts.values():
+        counts.update(_all_hashes(text) - stub_hashes)
+    limit = max(COMMON_AT_LEAST, math.ceil(common_share * len(texts)))
+    common = {h for h, n in counts.items() if n >= limit}
+    ignored = np.array(sorted(stub_hashes | common), dtype=np.int64)
+    window = GUARANTEE - NOISE + 1
+    prints = {
+        name: CodeFingerprint(f"{name}.py", NOISE, window, ignored, fp=io.StringIO(text),
+                              language="python")
+        for name, text in texts.items()
+    }  # fmt: skip
+    pairs = []
+    for first, second in itertools.combinations(sorted(prints), 2):
+        shared, similarity, slices = compare_files(prints[first], prints[second])
+        pair = Pair(
+            first,
+            second,
+            (float(similarity[0]), float(similarity[1])),
+            int(shared),
+            (_regions(slices[0]), _regions(slices[1])),
+        )
+        if pair.score >= threshold and pair.shared >= MIN_SHARED:
+            pairs.append(pair)
+    pairs.sort(key=lambda p: (-p.score, p.first, p.second))
+    return Comparison(tuple(pairs), len(texts), len(common), threshold)
+
+
+def _all_hashes(text: str) -> set[int]:
+    """Every k-gram fingerprint of `text`'s normalised tokens (no winnowing)."""
+    from copydetect import CodeFingerprint
+
+    fingerprint = CodeFingerprint("text.py", NOISE, 1, fp=io.StringIO(text), language="python")
+    return {int(h) for h in fingerprint.hashes}
+
+
+def _regions(slices: Any) -> tuple[Region, ...]:
+    import numpy as np
+
+    array = np.asarray(slices)
+    if array.ndim != 2 or array.shape[1] == 0:
+        return ()
+    starts, ends = array
+    return tuple(Region(int(a), int(b)) for a, b in zip(starts, ends, strict=True))
+
+
+def clusters(pairs: tuple[Pair, ...]) -> list[list[str]]:
+    """Groups of submissions joined by listed pairs (a shared source copied by several)."""
+    parent: dict[str, str] = {}
+
+    def root(name: str) -> str:
+        parent.setdefault(name, name)
+        while parent[name] != name:
+            parent[name] = parent[parent[name]]
+            name = parent[name]
+        return name
+
+    for pair in pairs:
+        parent[root(pair.first)] = root(pair.second)
+    groups: dict[str, list[str]] = {}
+    for name in parent:
+        groups.setdefault(root(name), []).append(name)
+    return sorted((sorted(g) for g in groups.values()), key=lambda g: (-len(g), g))

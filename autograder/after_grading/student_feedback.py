@@ -1,0 +1,243 @@
+"""Each student's feedback, to hand back: one self-contained HTML file and its Markdown twin.
+
+Both show what the student may see at the time they are written (`visibility.student_view`):
+the score (all of it, or the tests shown so far and how many more are graded), the late
+penalty, the points per part, and each shown test with its message and hint. Everything a
+student controls (their name, messages quoting their values, printed text) is escaped for
+where it goes; the HTML loads nothing from anywhere.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from autograder.after_grading.visibility import StudentView, results_released_at, student_view
+from autograder.course.rubric import AssignmentSpec
+from autograder.grading.gradebook import Entry
+from autograder.safe_text import file_stem, storable
+
+STATUS_WORDS = {
+    "passed": "passed",
+    "failed": "failed",
+    "error": "error",
+    "not_implemented": "not implemented yet",
+    "timeout": "timed out",
+}
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """One student's feedback on one assignment, in plain text pieces both renderers share."""
+
+    title: str
+    student: str
+    headline: str
+    lines: tuple[str, ...]
+    parts: tuple[tuple[str, str, str], ...]
+    """(part, its title, "points / of")."""
+    tests: tuple[tuple[str, str, str, str, str | None, str | None], ...]
+    """(part, status word, test title, "points / of", message, hint)."""
+    notes: tuple[str, ...]
+
+
+def feedback_path(folder: Path, assignment: str, student: str, suffix: str = ".html") -> Path:
+    """Where a student's feedback file on an assignment is written under `folder`."""
+    return folder / file_stem(assignment) / f"{file_stem(student)}{suffix}"
+
+
+def write_feedback(
+    entries: Sequence[Entry],
+    spec: AssignmentSpec,
+    folder: Path,
+    *,
+    after_due: bool | None = None,
+    now: datetime,
+) -> list[Path]:
+    """Write every entry's feedback (HTML and Markdown) under `folder/ASSIGNMENT/`. With
+    `after_due` None, the due date of the rubric's late policy decides (no due date: the tests
+    shown after it stay held back)."""
+    released = results_released_at(spec.late)
+    if after_due is None:
+        after_due = released is not None and now >= released
+    target = folder / file_stem(spec.name)
+    target.mkdir(parents=True, exist_ok=True)
+    written = []
+    for entry in entries:
+        sheet = make_sheet(entry, spec, after_due=after_due, released=released)
+        page = feedback_path(folder, spec.name, entry.student)
+        page.write_text(render_html(sheet), encoding="utf-8")
+        page.with_suffix(".md").write_text(render_markdown(sheet), encoding="utf-8")
+        written.append(page)
+    return written
+
+
+def make_sheet(
+    entry: Entry, spec: AssignmentSpec, *, after_due: bool, released: datetime | None
+) -> Sheet:
+    result = entry.result
+    view = student_view(result, after_due=after_due)
+    title = f"{spec.title} ({spec.name})"
+    lines: list[str] = []
+    if result.status != "graded":
+        why = "could not be graded" if result.status == "ungradable" else "hit a grader error"
+        headline = f"Your submission {why}: {result.message or 'no reason was recorded'}"
+        if result.status == "grader_error":
+            lines.append("This is the grader's failure, not yours: it will be graded again.")
+        return Sheet(title, entry.student, storable(headline), tuple(lines), (), (), result.notes)
+    headline = _headline(view, entry)
+    if entry.submitted_at:
+        lines.append(f"Submitted at {entry.submitted_at}.")
+    if spec.late is not None:
+        lines.append(f"Due {spec.late.due.isoformat()}.")
+    if entry.late_penalty:
+        lines.append(
+            f"Late penalty: {_fmt(entry.late_penalty)} points off {_fmt(result.score)} "
+            f"(final score {_fmt(entry.final_score)})."
+            if view.complete
+            else f"A late penalty of {_fmt(entry.late_penalty)} points applies."
+        )
+    if not view.complete:
+        when = f" ({released.isoformat()})" if released else ""
+        lines.append(
+            f"{view.withheld} more tests ({_fmt(view.withheld_points)} points) are graded too; "
+            f"their results are shown after the due date{when}."
+        )
+    titles = {part.name: part.title for part in spec.parts}
+    parts = tuple(
+        (part, titles.get(part, ""), f"{_fmt(score)} / {_fmt(of)}")
+        for part, (score, of) in view.part_scores().items()
+    )
+    tests = tuple(
+        (
+            s.test.part,
+            STATUS_WORDS.get(s.test.status, s.test.status),
+            s.test.name,
+            f"{_fmt(s.test.score)} / {_fmt(s.test.max_score)}",
+            s.message if s.test.status != "passed" else None,
+            s.hint,
+        )
+        for s in view.shown
+    )
+    if any(s.test.private and s.test.status != "passed" for s in view.shown):
+        lines.append(
+            "Hidden tests show whether they passed and what the grader recognised, never "
+            "their inputs."
+        )
+    return Sheet(title, entry.student, headline, tuple(lines), parts, tests, result.notes)
+
+
+def _headline(view: StudentView, entry: Entry) -> str:
+    result = view.result
+    if view.complete:
+        return f"Score: {_fmt(entry.final_score)} / {_fmt(result.max_score)}"
+    shown, of = view.shown_score
+    return f"Tests shown now: {_fmt(shown)} / {_fmt(of)} points"
+
+
+def _fmt(points: float) -> str:
+    return f"{points:g}"
+
+
+STYLE = (
+    "body{font-family:sans-serif;max-width:52em;margin:2em auto;padding:0 1em;line-height:1.4}"
+    "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .6em;"
+    "text-align:left;vertical-align:top}pre{white-space:pre-wrap;background:#f6f6f6;"
+    "padding:.4em;margin:.2em 0}.passed{color:#276b27}.lost{color:#a33}.hint{color:#6a4a00}"
+)
+
+
+def render_html(sheet: Sheet) -> str:
+    e = html.escape
+    body = [f"<h1>{e(sheet.title)}</h1>", f"<p>Feedback for <b>{e(sheet.student)}</b></p>"]
+    body.append(f"<p id='score'><b>{e(sheet.headline)}</b></p>")
+    body += [f"<p>{e(line)}</p>" for line in sheet.lines]
+    if sheet.parts:
+        rows = "".join(
+            f"<tr><td>{e(part)}</td><td>{e(title)}</td><td>{e(points)}</td></tr>"
+            for part, title, points in sheet.parts
+        )
+        body.append(
+            "<h2>Points per part</h2><table id='parts'><tr><th>part</th><th>what it covers</th>"
+            f"<th>points</th></tr>{rows}</table>"
+        )
+    if sheet.tests:
+        body.append("<h2>Tests</h2><table id='tests'><tr><th>part</th><th>test</th>"
+                    "<th>points</th><th>result</th></tr>")  # fmt: skip
+        for part, status, name, points, message, hint in sheet.tests:
+            css = "passed" if status == "passed" else "lost"
+            detail = f"<span class='{css}'>{e(status)}</span>"
+            if message:
+                detail += f"<pre>{e(message)}</pre>"
+            if hint:
+                detail += f"<p class='hint'>Hint: {e(hint)}</p>"
+            body.append(
+                f"<tr><td>{e(part)}</td><td>{e(name)}</td><td>{e(points)}</td><td>{detail}</td></tr>"
+            )
+        body.append("</table>")
+    if sheet.notes:
+        notes = "".join(f"<li>{e(note)}</li>" for note in sheet.notes)
+        body.append(f"<h2>Notes</h2><ul>{notes}</ul>")
+    head = (
+        "<meta charset='utf-8'><meta name='viewport' content='width=device-width'>"
+        "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; "
+        "style-src 'unsafe-inline'; img-src data:\">"
+        f"<title>{e(sheet.title)}: {e(sheet.student)}</title><style>{STYLE}</style>"
+    )
+    page = f"<head>{head}</head><body>{''.join(body)}</body>"
+    return f"<!doctype html><html lang='en'>{page}</html>\n"
+
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>&|~!])")
+_LINE_START = re.compile(r"^([#+=-]|\d+(?=[.)]))")
+
+
+def markdown_text(text: str) -> str:
+    """`text` as literal Markdown: every character Markdown or HTML would read is escaped (and
+    what would start a heading or a list at the start of a line), line breaks become spaces (a
+    name or title stays on its line)."""
+    text = _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(text.split()))
+    match = _LINE_START.match(text)
+    if match is None:
+        return text
+    if match.group(1)[0].isdigit():  # "1." would start a numbered list
+        end = match.end()
+        return f"{text[:end]}\\{text[end:]}"
+    return "\\" + text
+
+
+def markdown_block(text: str) -> str:
+    """`text` as a fenced block, its fence longer than any run of backticks inside it."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}text\n{text}\n{fence}"
+
+
+def render_markdown(sheet: Sheet) -> str:
+    m = markdown_text
+    lines = [f"# {m(sheet.title)}", "", f"Feedback for **{m(sheet.student)}**", ""]
+    lines += [f"**{m(sheet.headline)}**", ""]
+    lines += [m(line) + "  " for line in sheet.lines]
+    if sheet.parts:
+        lines += ["", "## Points per part", "", "| part | what it covers | points |"]
+        lines.append("|---|---|---|")
+        lines += [f"| {m(p)} | {m(t)} | {m(pts)} |" for p, t, pts in sheet.parts]
+    if sheet.tests:
+        lines += ["", "## Tests", ""]
+        for part, status, name, points, message, hint in sheet.tests:
+            lines.append(f"- **{m(status)}** ({m(points)}, {m(part)}): {m(name)}")
+            if message:
+                lines += ["", _indent(markdown_block(message)), ""]
+            if hint:
+                lines.append(f"  - Hint: {m(hint)}")
+    if sheet.notes:
+        lines += ["", "## Notes", ""] + [f"- {m(note)}" for note in sheet.notes]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _indent(text: str) -> str:
+    return "\n".join("    " + line for line in text.splitlines())

@@ -1,0 +1,104 @@
+"""What a student may see of their result at a given time, by the rubric's visibility rules.
+
+A test marked (or defaulting to) `visible` is shown at once; `after_due_date` (and Gradescope's
+`after_published`) once the due date has passed; `hidden` never. A hidden test's message is never
+shown, even when its result is: it names the test's inputs and expected values. Its hint is
+shown with any quoted call's arguments left out.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from autograder.course.rubric import LatePolicy
+from autograder.grading.results import SubmissionResult, TestResult
+
+SHOWN_AFTER_DUE = frozenset({"after_due_date", "after_published"})
+_CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_.]*)\(([^()]*)\)")
+
+
+def results_released_at(policy: LatePolicy | None) -> datetime | None:
+    """When the results held back until the due date may be shown: the due date plus its grace
+    period, or the cut-off when late submissions are accepted until then (a student who saw the
+    hidden tests could still resubmit before it). None: the rubric sets no due date."""
+    if policy is None:
+        return None
+    released = policy.due + timedelta(minutes=policy.grace_minutes)
+    if policy.cutoff_days is not None:
+        released += timedelta(days=policy.cutoff_days)
+    return released
+
+
+@dataclass(frozen=True)
+class ShownTest:
+    """One test as a student sees it: the message only for a public test."""
+
+    test: TestResult
+    message: str | None
+    hint: str | None
+
+
+@dataclass(frozen=True)
+class StudentView:
+    """A submission's result as its student may see it now."""
+
+    result: SubmissionResult
+    shown: tuple[ShownTest, ...]
+    withheld: int
+    """Tests graded but not shown yet (or never)."""
+    withheld_points: float
+
+    @property
+    def complete(self) -> bool:
+        return self.withheld == 0
+
+    @property
+    def shown_score(self) -> tuple[float, float]:
+        """(points, of) over the tests shown."""
+        return (
+            round(sum(s.test.score for s in self.shown), 6),
+            round(sum(s.test.max_score for s in self.shown), 6),
+        )
+
+    def part_scores(self) -> dict[str, tuple[float, float]]:
+        """{part: (points, of)} over the tests shown, in the order the parts first appear."""
+        parts: dict[str, tuple[float, float]] = {}
+        for shown in self.shown:
+            score, of = parts.get(shown.test.part, (0.0, 0.0))
+            parts[shown.test.part] = (
+                round(score + shown.test.score, 6),
+                round(of + shown.test.max_score, 6),
+            )
+        return parts
+
+
+def student_view(result: SubmissionResult, *, after_due: bool) -> StudentView:
+    """`result` as its student may see it, before the due date or after it."""
+    shown = []
+    withheld = 0
+    withheld_points = 0.0
+    for test in result.tests:
+        if test.visibility == "visible" or (after_due and test.visibility in SHOWN_AFTER_DUE):
+            shown.append(_as_shown(test))
+        else:
+            withheld += 1
+            withheld_points += test.max_score
+    return StudentView(result, tuple(shown), withheld, round(withheld_points, 6))
+
+
+def _as_shown(test: TestResult) -> ShownTest:
+    if not test.private:
+        return ShownTest(test, test.message, test.hint)
+    return ShownTest(test, None, None if test.hint is None else without_arguments(test.hint))
+
+
+def without_arguments(text: str) -> str:
+    """`text` with every quoted call's arguments left out: `f(53, g(10))` becomes `f(…)`.
+    Innermost calls first, each marked with brackets no call contains until all are done."""
+    text = text.replace("\x00", "").replace("\x01", "")
+    previous = None
+    while previous != text:
+        previous, text = text, _CALL.sub(lambda m: f"{m.group(1)}\x00…\x01", text)
+    return text.replace("\x00", "(").replace("\x01", ")")
