@@ -7,22 +7,15 @@ their honest parts earn, leave no process and no trace, and learn nothing of the
 
 from __future__ import annotations
 
-import hashlib
 import re
-import socket
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from autograder.course.assignment import Assignment
-from autograder.course.course import Course
 from autograder.course.rubric import AssignmentSpec
 from autograder.grading.results import SubmissionResult
-from autograder.grading.runners import RunnerPool
 
 ALL_PARTS = {"encoding", "attention", "rotation", "symbolic", "permutation"}
-SOCKET_PORT = 47123  # hostile_socket.py connects here
 
 EXPECTED: dict[str, tuple[float, set[str]]] = {
     "correct_vectorised": (100, set()),
@@ -59,39 +52,6 @@ EXPECTED: dict[str, tuple[float, set[str]]] = {
     "hostile_orphan": (100, set()),
     "hostile_socket": (100, set()),
 }
-
-
-def course_fingerprint(course: Course) -> str:
-    digest = hashlib.sha256()
-    for path in sorted(course.root.rglob("*")):
-        inside = path.relative_to(course.root).parts
-        watched = inside[0] in ("reference", "assignments", "grading.toml", "autograder")
-        if path.is_file() and watched and "__pycache__" not in inside:
-            digest.update(str(inside).encode() + path.read_bytes())
-    return digest.hexdigest()
-
-
-@pytest.fixture(scope="module")
-def graded(
-    course: Course, assignment: Assignment, living_zygotes: Callable[[], set[str]]
-) -> dict[str, SubmissionResult]:
-    """Every sample graded once by two shared runners (as a batch does: hostile samples and the
-    next ones share a runner and its zygote), with a listener up for the socket sample."""
-    before = course_fingerprint(course)
-    zygotes_before = living_zygotes()
-    listener = socket.create_server(("127.0.0.1", SOCKET_PORT), reuse_port=True)
-    listener.setblocking(False)
-    samples = sorted(assignment.sample_class.glob("*.py"))
-    try:
-        with RunnerPool(assignment, size=2) as runners, ThreadPoolExecutor(2) as pool:
-            results = list(pool.map(runners.grade, samples))
-        with pytest.raises(BlockingIOError):
-            listener.accept()  # nobody connected: the sandbox has no network
-    finally:
-        listener.close()
-    assert course_fingerprint(course) == before, "a submission changed the grader's files"
-    assert living_zygotes() <= zygotes_before, "a worker outlived its grading"
-    return {result.submission: result for result in results}
 
 
 def test_every_sample_is_expected(graded: dict[str, SubmissionResult]) -> None:
