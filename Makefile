@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint sandbox unprivileged-python clean
+.PHONY: demo test lint sandbox browser unprivileged-python clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,13 +18,21 @@ sandbox:
 	  && (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap) >/dev/null; } \
 	  || echo "note: bubblewrap (bwrap) is not installed; grading will use fewer isolation layers"
 
+# The browser tests open the reports in headless Chromium: install Debian's package where we may
+# (root with apt-get); elsewhere those tests skip and say why.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+	  && (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null; } \
+	  || echo "note: Chromium is not installed; the browser tests will skip"
+
 # The isolation tests grade as another user: as root, prepare an interpreter every user may run
 # where this one is not (.ci/unprivileged-python says how).
 unprivileged-python: $(STAMP)
 	.ci/unprivileged-python $(BIN)/python
 
-# The main job: release every assignment's student version, then grade each assignment's bundled
-# sample class into one gradebook.
+# The main job: release every assignment's student version, grade each assignment's bundled
+# sample class into one gradebook, then what an instructor does next: each student's feedback,
+# the class report linking to it, and the similarity check.
 demo: $(STAMP) sandbox
 	$(BIN)/autograder release
 	@for sample in assignments/*/sample_class; do \
@@ -32,6 +40,12 @@ demo: $(STAMP) sandbox
 	  echo "$(BIN)/autograder grade $$sample --assignment $$name --out graded"; \
 	  $(BIN)/autograder grade "$$sample" --assignment "$$name" --out graded || exit 1; \
 	done
+	$(BIN)/autograder feedback graded --out graded/feedback
+	$(BIN)/autograder report graded --html graded/report --feedback graded/feedback
+	$(BIN)/autograder similarity graded --html graded/similarity
+	@echo "class reports:         $$(pwd)/graded/report/ (NAME.html)"
+	@echo "feedback to hand back: $$(pwd)/graded/feedback/ (NAME/STUDENT.html and .md)"
+	@echo "similarity:            $$(pwd)/graded/similarity/ (NAME.html)"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -40,7 +54,7 @@ lint: $(STAMP)
 
 # Everything CI runs: lint, types, the committed student template, the kit's own tests, and
 # the assessment's check of itself (every known mistake caught, every correct style full marks).
-test: lint sandbox unprivileged-python
+test: lint sandbox browser unprivileged-python
 	$(BIN)/autograder release --check
 	$(BIN)/autograder validate
 	$(BIN)/python -m pytest

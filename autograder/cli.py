@@ -349,6 +349,7 @@ def _similarity(args: argparse.Namespace) -> int:
 
 def _report(args: argparse.Namespace) -> int:
     import os.path
+    from urllib.parse import quote
 
     from autograder.after_grading.student_feedback import feedback_path
     from autograder.report.html import KnownMistake, render_class_report
@@ -373,7 +374,7 @@ def _report(args: argparse.Namespace) -> int:
                 page = feedback_path(args.feedback, name, entry.student)
                 if page.is_file():
                     relative = os.path.relpath(page, target.resolve().parent)
-                    links[entry.student] = Path(relative).as_posix()
+                    links[entry.student] = quote(Path(relative).as_posix())
         target.write_text(
             render_class_report(
                 entries, title=f"{name}: class report", mistakes=mistakes, feedback_links=links
@@ -574,11 +575,14 @@ def _lms_file(args: argparse.Namespace, folder: Path) -> int:
         columns.append(Column(spec.title, spec.max_score, {e.student: e for e in entries}))
     graded = {e.student for entries in books.values() for e in entries}
     matching = match(students, graded)
+    ungraded = [a.name for a in course.assignments if a.name not in books]
     export = write_lms_file(args.out, args.lms, matching, columns, missing=args.missing)
     print(printable(
         f"wrote {args.out} ({args.lms}): {export.rows} roster students, "
         f"{len(matching.matched)} with a graded submission, {len(books)} assignment column(s)"
     ))  # fmt: skip
+    if ungraded:
+        print(printable(f"no grades in {folder} (no column) for: {', '.join(ungraded)}"))
     if matching.unmatched_submissions:
         print(printable(
             f"{len(matching.unmatched_submissions)} submission(s) match no roster line (not in "
@@ -588,9 +592,13 @@ def _lms_file(args: argparse.Namespace, folder: Path) -> int:
         names = ", ".join(f"{s.name} ({s.student_id})" for s in matching.without_submission)
         cell = "0" if args.missing == "zero" else "a blank cell"
         print(printable(
-            f"{len(matching.without_submission)} roster student(s) without a graded "
+            f"{len(matching.without_submission)} roster student(s) without any graded "
             f"submission ({cell}): {names}"
         ))  # fmt: skip
+    for heading, blank in export.blank.items():
+        if blank and len(blank) != len(matching.without_submission):
+            shown = ", ".join(blank[:20]) + (", …" if len(blank) > 20 else "")
+            print(printable(f"{heading}: {len(blank)} blank cell(s), student_id {shown}"))
     for heading, failed in export.grader_errors.items():
         if failed:
             print(printable(

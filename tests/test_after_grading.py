@@ -333,3 +333,30 @@ def test_renamed_and_reordered_copies_are_flagged_and_the_stub_is_not() -> None:
     stubbed = compare(sources, stub=ORIGINAL, threshold=0.6)
     assert stubbed.pairs == ()
     assert result.compared == 4
+
+
+def test_hostile_sources_are_compared_in_bounded_time_and_shown_escaped() -> None:
+    from autograder.report.similarity_html import render_similarity
+
+    script = "</pre><script>alert(1)</script>\n" + ORIGINAL
+    sources = {
+        "brackets": "(" * 300_000,
+        "nul": "\x00" * 50_000 + ORIGINAL,
+        "unterminated": "'''" + "x = 1\n" * 40_000,
+        "one_line": "x=1;" * 100_000,
+        "script": script,
+        "copy": ORIGINAL,
+        "empty": "",
+        "blank": "   \n\n",
+    }
+    result = compare(sources)
+    assert result.compared == 6  # the empty ones are not compared
+    # the NUL padding holds no code: what is left is ORIGINAL, as in the other two
+    assert {(p.first, p.second) for p in result.pairs} == {
+        ("copy", "nul"),
+        ("copy", "script"),
+        ("nul", "script"),
+    }
+    page = render_similarity(result, sources, title="<t>")
+    assert "<script>" not in page and "&lt;/pre&gt;&lt;script&gt;" in page
+    assert "<h1>&lt;t&gt;</h1>" in page

@@ -35,7 +35,9 @@ COMMON_SHARE = 0.5
 COMMON_AT_LEAST = 10
 """A passage in at least COMMON_SHARE of the class's submissions, and in at least this many
 (MOSS's default for `-m`), is ignored: a few students sharing code is what is looked for."""
-MAX_SOURCE_CHARS = 256 * 1024
+MAX_SOURCE_CHARS = 64 * 1024
+"""Characters of each source compared: a student's module is a few KiB, and tokenising costs
+about 15 µs a character, so a padded file costs at most about a second."""
 
 
 @dataclass(frozen=True)
@@ -90,19 +92,24 @@ def compare(
         ) from None
 
     texts = {name: text[:MAX_SOURCE_CHARS] for name, text in sources.items() if text.strip()}
-    stub_hashes = _all_hashes(stub) if stub.strip() else set()
+    tokens = {name: _normalised(text) for name, text in texts.items()}
+    stub_hashes = _kgram_hashes(_normalised(stub[:MAX_SOURCE_CHARS])[0]) if stub.strip() else set()
     counts: Counter[int] = Counter()
-    for text in texts.values():
-        counts.update(_all_hashes(text) - stub_hashes)
+    for filtered, _ in tokens.values():
+        counts.update(_kgram_hashes(filtered) - stub_hashes)
     limit = max(COMMON_AT_LEAST, math.ceil(common_share * len(texts)))
     common = {h for h, n in counts.items() if n >= limit}
     ignored = np.array(sorted(stub_hashes | common), dtype=np.int64)
     window = GUARANTEE - NOISE + 1
-    prints = {
-        name: CodeFingerprint(f"{name}.py", NOISE, window, ignored, fp=io.StringIO(text),
-                              language="python")
-        for name, text in texts.items()
-    }  # fmt: skip
+    prints = {}
+    for name, (filtered, offsets) in tokens.items():
+        # fingerprinted from the tokens already normalised (each text is tokenised once); the
+        # offsets map matches back to the student's own text
+        fingerprint = CodeFingerprint(
+            f"{name}.py", NOISE, window, ignored, filter=False, fp=io.StringIO(filtered)
+        )
+        fingerprint.raw_code, fingerprint.offsets = texts[name], offsets
+        prints[name] = fingerprint
     pairs = []
     for first, second in itertools.combinations(sorted(prints), 2):
         shared, similarity, slices = compare_files(prints[first], prints[second])
@@ -119,12 +126,19 @@ def compare(
     return Comparison(tuple(pairs), len(texts), len(common), threshold)
 
 
-def _all_hashes(text: str) -> set[int]:
-    """Every k-gram fingerprint of `text`'s normalised tokens (no winnowing)."""
-    from copydetect import CodeFingerprint
+def _normalised(text: str) -> tuple[str, Any]:
+    """`text`'s tokens normalised (names and strings one letter each, no comments or layout),
+    and the offsets that map them back to `text`."""
+    from copydetect.utils import filter_code
 
-    fingerprint = CodeFingerprint("text.py", NOISE, 1, fp=io.StringIO(text), language="python")
-    return {int(h) for h in fingerprint.hashes}
+    return filter_code(text, "text.py", "python")  # type: ignore[no-any-return]
+
+
+def _kgram_hashes(filtered: str) -> set[int]:
+    """Every k-gram fingerprint of normalised tokens (no winnowing)."""
+    from copydetect.utils import hashed_kgrams
+
+    return {int(h) for h in hashed_kgrams(filtered, NOISE)}
 
 
 def _regions(slices: Any) -> tuple[Region, ...]:

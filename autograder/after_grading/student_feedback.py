@@ -116,7 +116,7 @@ def make_sheet(
         (
             s.test.part,
             STATUS_WORDS.get(s.test.status, s.test.status),
-            s.test.name,
+            f"{s.test.name} (hidden test)" if s.test.private else s.test.name,
             f"{_fmt(s.test.score)} / {_fmt(s.test.max_score)}",
             s.message if s.test.status != "passed" else None,
             s.hint,

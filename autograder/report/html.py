@@ -71,6 +71,7 @@ def render_class_report(
     axes.barh(range(len(rates)), [rate for _, rate in rates], color="#c0504d")
     axes.set_yticks(range(len(rates)), [plot_label(name) for name, _ in rates], fontsize=7)
     axes.set_xlim(0, 100)
+    axes.margins(y=0.01)
     axes.set_xlabel("% of graded submissions passing")
     axes.invert_yaxis()
     table = _table(["test", "passing"], [[name, f"{rate:.0f}%"] for name, rate in rates])
@@ -150,6 +151,7 @@ def render_class_report(
 STYLE = (
     "body{font-family:sans-serif;max-width:60em;margin:2em auto}"
     "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em}"
+    "#students td{white-space:nowrap}"
 )
 
 
@@ -267,7 +269,7 @@ def _part_averages(graded: Sequence[Entry]) -> dict[str, tuple[float, float]]:
 def _image(figure: object, plt: object) -> str:
     buffer = io.BytesIO()
     figure.tight_layout()  # type: ignore[attr-defined]
-    figure.savefig(buffer, format="png", dpi=90)  # type: ignore[attr-defined]
+    figure.savefig(buffer, format="png", dpi=90, bbox_inches="tight")  # type: ignore[attr-defined]
     plt.close(figure)  # type: ignore[attr-defined]
     data = base64.b64encode(buffer.getvalue()).decode("ascii")
     return f"<img class='plot' alt='plot' src='data:image/png;base64,{data}'>"
