@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import html
 import json
 import os
 import re
@@ -29,6 +30,7 @@ import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 
@@ -475,10 +477,45 @@ def check_exports(out: Path, tmp_path: Path, course: Course) -> None:
         cells = [cell for row in csv.reader(handle) for cell in row]
     assert not [c for c in cells if c.startswith(("=", "+", "@"))], "no cell is a formula"
     assert '\'=HYPERLINK("http-x")' in cells
+    check_after_grading(out, tmp_path, course)
+
+
+def check_after_grading(out: Path, tmp_path: Path, course: Course) -> None:
+    """Feedback, the report linking to it, the similarity check and an LMS file, written from
+    the corpus's gradebook: one file per student, nothing that runs, nothing secret."""
+    root = ["--course", str(course.root)]
+    feedback = tmp_path / "feedback"
+    assert main(["feedback", str(out), "--out", str(feedback), "--after-due", *root]) == 0
+    students = _rows(out)
+    pages = sorted(feedback.rglob("*.html"))
+    assert len(pages) == len(students) == len(list(feedback.rglob("*.md")))
+    for page in [*pages, *feedback.rglob("*.md")]:
+        text = page.read_text(encoding="utf-8")
+        outside_code = re.sub(r"```+text\n.*?\n *```+", "", text, flags=re.S)
+        assert not re.search(r"(?<!\\)<img src=x", outside_code), page.name
+        assert SECRET_SEED not in text and "hidden_tests" not in text, page.name
     report = tmp_path / "report.html"
-    assert main(["report", str(out), "--html", str(report)]) == 0
+    assert main(["report", str(out), "--html", str(report), "--feedback", str(feedback)]) == 0
     page = report.read_text(encoding="utf-8")
     assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
+    links = [unquote(html.unescape(link)) for link in re.findall(r"href='([^']+)'", page)]
+    assert len(links) >= len(students)
+    assert all((report.parent / link).is_file() for link in links)
+    similarity = tmp_path / "similarity.html"
+    assert main(["similarity", str(out), "--html", str(similarity), *root]) == 0
+    assert "<img src=x" not in similarity.read_text(encoding="utf-8")
+    roster = tmp_path / "roster.csv"
+    with roster.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["student_id", "name", "submission"])
+        writer.writerows([str(n), f"=cmd|{n}", name] for n, name in enumerate(students))
+    canvas = tmp_path / "canvas.csv"
+    assert main(["gradebook", str(out), "--lms", "canvas", "--roster", str(roster),
+                 "--out", str(canvas), *root]) == 0  # fmt: skip
+    with canvas.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.reader(handle))
+    assert len(rows) == 2 + len(students)
+    assert not [c for row in rows for c in row if c.startswith(("=", "+", "-", "@"))]
 
 
 def test_the_corpus_as_root_with_bubblewrap(
