@@ -360,3 +360,29 @@ def test_hostile_sources_are_compared_in_bounded_time_and_shown_escaped() -> Non
     page = render_similarity(result, sources, title="<t>")
     assert "<script>" not in page and "&lt;/pre&gt;&lt;script&gt;" in page
     assert "<h1>&lt;t&gt;</h1>" in page
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "short",
+        "column 0 is sin(pos) for pos up to 99 (wavelength 2π), and the slower columns are right",
+        "a " + "supercalifragilistic " * 8,
+        "x" * 120,
+    ],
+)
+def test_plot_labels_are_never_cut_inside_a_word(title: str) -> None:
+    from autograder.report.html import LABEL_WIDTH, plot_label
+
+    label = plot_label(title)
+    lines = label.split("\n")
+    assert 1 <= len(lines) <= 2
+    words = title.split()
+    for word in label.replace("\n", " ").split():
+        assert word in words or word == "…", word
+    if len(title) <= LABEL_WIDTH:
+        assert label == title
+    for line in lines:
+        assert (
+            len(line) <= LABEL_WIDTH or " " not in line
+        )  # one word longer than a line stays whole
