@@ -24,7 +24,7 @@ from autograder.errors import ConfigError
 from autograder.grading.gradebook import Entry, Gradebook
 from autograder.grading.results import SubmissionResult
 from autograder.grading.runners import RunnerPool
-from autograder.grading.submission import MAX_TOTAL_BYTES, submission_source, walk_files
+from autograder.grading.submission import MAX_TOTAL_BYTES, walk_files
 from autograder.report import FORMATS
 from autograder.safe_text import file_stem, storable
 
@@ -222,9 +222,7 @@ def grade_class(
         rehearse = len(todo) >= REHEARSAL_PAYS_FROM * workers
         with RunnerPool(assignment, size=workers, hide=(out.resolve(),), rehearse=rehearse) \
                 as runners, ThreadPoolExecutor(max_workers=workers) as pool:  # fmt: skip
-            futures = {
-                pool.submit(_grade_and_read, runners, item.path, spec.module): item for item in todo
-            }
+            futures = {pool.submit(runners.grade_with_source, item.path): item for item in todo}
             for future in as_completed(futures):
                 item = futures.pop(future)  # a finished result is not kept past its recording
                 graded_result, source = future.result()
@@ -239,10 +237,3 @@ def grade_class(
                 graded.append(entry)
                 on_result(entry, len(graded), len(todo))
     return BatchSummary(tuple(graded), skipped, tuple(problems))
-
-
-def _grade_and_read(
-    runners: RunnerPool, path: Path, module: str
-) -> tuple[SubmissionResult, str | None]:
-    """The graded result, and the module's source as the grader read it (for `similarity`)."""
-    return runners.grade(path), submission_source(path, module=module)

@@ -57,10 +57,17 @@ class Runner:
         self._errors: IO[bytes] | None = None
         self._scratch = private_folder("grade")
         self._count = 0
+        self._source: str | None = None
 
     def grade(self, path: Path) -> SubmissionResult:
         """The graded result of the submission at `path`: never raises for anything the
         submission holds or does; what went wrong is the result's status and message."""
+        return self.grade_with_source(path)[0]
+
+    def grade_with_source(self, path: Path) -> tuple[SubmissionResult, str | None]:
+        """`grade`, and the student's module as it was read for grading (a notebook's code
+        cells joined), or None when there was none to read: the similarity check's input."""
+        self._source = None
         started = time.monotonic()
         student = storable(path.name if path.is_dir() else path.stem)
         try:
@@ -70,7 +77,7 @@ class Runner:
         except Exception as error:  # the class goes on: this submission records what happened
             detail = f"the grader failed on this submission: {type(error).__name__}: {error}"
             result = _unscored(self.spec, student, "grader_error", detail, started)
-        return SubmissionResult.from_dict(storable_data(result.to_dict()))
+        return SubmissionResult.from_dict(storable_data(result.to_dict())), self._source
 
     def _grade(self, path: Path, started: float) -> SubmissionResult:
         try:
@@ -78,6 +85,7 @@ class Runner:
         except Ungradable as reason:
             student = path.name if path.is_dir() else path.stem
             return _unscored(self.spec, student, "ungradable", str(reason), started)
+        self._source = storable(submission.module_source)
         self._count += 1
         folder = Path(self._scratch) / f"submission-{self._count}"
         folder.mkdir()
@@ -249,9 +257,12 @@ class RunnerPool:
             self._idle.put(runner)
 
     def grade(self, path: Path) -> SubmissionResult:
+        return self.grade_with_source(path)[0]
+
+    def grade_with_source(self, path: Path) -> tuple[SubmissionResult, str | None]:
         runner = self._idle.get()
         try:
-            return runner.grade(path)
+            return runner.grade_with_source(path)
         finally:
             self._idle.put(runner)
 

@@ -22,8 +22,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
-from autograder.safe_text import storable
-
 MAX_FILE_BYTES = 2 * 1024 * 1024
 MAX_TOTAL_BYTES = 20 * 1024 * 1024
 MAX_FILES = 200
@@ -77,15 +75,6 @@ def load_submission(path: Path, *, module: str) -> Submission:
         raise Ungradable("the submission is nested too deeply to read") from None
     except Exception as error:  # whatever else the bytes do, this submission alone is ungradable
         raise Ungradable(f"the submission could not be read ({type(error).__name__})") from None
-
-
-def submission_source(path: Path, *, module: str) -> str | None:
-    """The student's module as the grader reads it (a notebook's code cells joined), or None
-    when there is none to read; never raises."""
-    try:
-        return storable(load_submission(path, module=module).module_source)
-    except Ungradable:
-        return None
 
 
 def _load(path: Path, module: str) -> Submission:
