@@ -283,22 +283,28 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _graded_books(folder: Path, assignment: str | None) -> dict[str, list[Entry]]:
-    """Every assignment's entries in the gradebook of `folder` (or the one named)."""
+def _graded_names(folder: Path, assignment: str | None) -> list[str]:
+    """The assignments graded into the gradebook of `folder` (or the one named, if it is)."""
     from autograder.grading.gradebook import FILE_NAME
 
     if not (folder / FILE_NAME).is_file():
         raise ConfigError(f"{folder} holds no {FILE_NAME}: grade with --out {folder} first")
     with Gradebook(folder) as book:
         names = list(book.assignments())
-        if assignment is not None:
-            if assignment not in names:
-                raise ConfigError(f"{folder} holds no grades for {assignment!r}")
-            names = [assignment]
-        books = {name: book.entries(name) for name in names}
-    if not books:
+    if assignment is not None:
+        if assignment not in names:
+            raise ConfigError(f"{folder} holds no grades for {assignment!r}")
+        names = [assignment]
+    if not names:
         raise ConfigError(f"{folder} holds no grades yet")
-    return books
+    return names
+
+
+def _graded_books(folder: Path, assignment: str | None) -> dict[str, list[Entry]]:
+    """Every assignment's entries in the gradebook of `folder` (or the one named)."""
+    names = _graded_names(folder, assignment)
+    with Gradebook(folder) as book:
+        return {name: book.entries(name) for name in names}
 
 
 def _feedback(args: argparse.Namespace) -> int:
@@ -321,7 +327,7 @@ def _similarity(args: argparse.Namespace) -> int:
     from autograder.report.similarity_html import render_similarity
 
     course = _course(args)
-    names = list(_graded_books(args.folder, args.assignment))
+    names = _graded_names(args.folder, args.assignment)
     several = len(names) > 1
     if several:
         args.html.mkdir(parents=True, exist_ok=True)
@@ -357,8 +363,10 @@ def _report(args: argparse.Namespace) -> int:
     books = _graded_books(args.folder, args.assignment)
     try:
         course: Course | None = _course(args)
-    except ConfigError:  # a report without the course folder: no catalogue to tally
-        course = None
+    except ConfigError:
+        if args.course is not None:
+            raise
+        course = None  # run outside the course folder: no catalogue to tally
     several = len(books) > 1
     if several:
         args.html.mkdir(parents=True, exist_ok=True)

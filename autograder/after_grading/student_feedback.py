@@ -19,7 +19,7 @@ from pathlib import Path
 from autograder.after_grading.visibility import StudentView, results_released_at, student_view
 from autograder.course.rubric import AssignmentSpec
 from autograder.grading.gradebook import Entry
-from autograder.safe_text import file_stem, storable
+from autograder.safe_text import file_stem
 
 STATUS_WORDS = {
     "passed": "passed",
@@ -88,7 +88,7 @@ def make_sheet(
         headline = f"Your submission {why}: {result.message or 'no reason was recorded'}"
         if result.status == "grader_error":
             lines.append("This is the grader's failure, not yours: it will be graded again.")
-        return Sheet(title, entry.student, storable(headline), tuple(lines), (), (), result.notes)
+        return Sheet(title, entry.student, headline, tuple(lines), (), (), result.notes)
     headline = _headline(view, entry)
     if entry.submitted_at:
         lines.append(f"Submitted at {entry.submitted_at}.")
