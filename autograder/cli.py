@@ -184,10 +184,12 @@ def _parser() -> argparse.ArgumentParser:
 
     book = verbs.add_parser(
         "gradebook",
-        help="export a gradebook to CSV, or merge shard gradebooks",
+        help="export a gradebook to CSV or an LMS's import file, or merge shard gradebooks",
         description="`gradebook OUT --csv FILE`: one row per student (status, score, late "
-        "penalty, final score, each part, each test). `gradebook merge OUT1 OUT2 ... --out OUT`: "
-        "merge shard gradebooks graded under the same rubric.",
+        "penalty, final score, each part, each test). `gradebook OUT --lms canvas|moodle|csv "
+        "--roster ROSTER --out FILE`: the file the LMS's grade import reads, one row per roster "
+        "student, final scores. `gradebook merge OUT1 OUT2 ... --out OUT`: merge shard "
+        "gradebooks graded under the same rubric.",
     )
     book.add_argument("folders", nargs="+", type=Path, metavar="FOLDER")
     book.add_argument("--csv", type=Path, help="write the gradebook as CSV here")
@@ -241,7 +243,10 @@ def _parser() -> argparse.ArgumentParser:
         "tests never show their inputs.",
     )
     feedback.add_argument("folder", type=Path, metavar="OUT", help="a --out folder of `grade`")
-    feedback.add_argument("--out", type=Path, required=True, metavar="DIR")
+    feedback.add_argument(
+        "--out", type=Path, required=True, metavar="DIR",
+        help="the folder for NAME/STUDENT.html and NAME/STUDENT.md",
+    )  # fmt: skip
     feedback.add_argument("--assignment", help="only this assignment (default: every one in OUT)")
     when = feedback.add_mutually_exclusive_group()
     when.add_argument(
