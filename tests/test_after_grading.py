@@ -80,7 +80,11 @@ def test_after_the_due_date_hidden_tests_show_without_inputs() -> None:
 
 
 def test_without_arguments_leaves_no_argument_of_any_call() -> None:
-    assert without_arguments("f(1, g(2, h(3)), 4) then k(x)[0]") == "f(…) then k(…)[0]"
+    assert without_arguments("f(1, g(2, h(3)), 4) then k(x)[0]") == "f(…) then k(x)[0]"
+    assert (
+        without_arguments("g(f(x)) and g(f('s')), h([]), h({})") == "g(f(x)) and g(…), h(…), h(…)"
+    )
+    assert without_arguments("use causal_mask(T) as it is") == "use causal_mask(T) as it is"
     assert without_arguments("base^(−2i/C) (is the 2 applied twice?)") == (
         "base^(−2i/C) (is the 2 applied twice?)"
     )  # not calls: an operator or a space before the bracket

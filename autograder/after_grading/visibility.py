@@ -3,7 +3,8 @@
 A test marked (or defaulting to) `visible` is shown at once; `after_due_date` (and Gradescope's
 `after_published`) once the due date has passed; `hidden` never. A hidden test's message is never
 shown, even when its result is: it names the test's inputs and expected values. Its hint is
-shown with any quoted call's arguments left out.
+shown with the arguments of any quoted call that holds a value (a number, a string, a list)
+left out: `f(53, 10)` becomes `f(…)`, `causal_mask(T)` stays.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from autograder.grading.results import SubmissionResult, TestResult
 
 SHOWN_AFTER_DUE = frozenset({"after_due_date", "after_published"})
 _CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_.]*)\(([^()]*)\)")
+_VALUE = re.compile(r"[0-9'\"\[\]{}…]")
+"""What makes an argument a value (a test's input) rather than a name such as T or x."""
 
 
 def results_released_at(policy: LatePolicy | None) -> datetime | None:
@@ -95,10 +98,16 @@ def _as_shown(test: TestResult) -> ShownTest:
 
 
 def without_arguments(text: str) -> str:
-    """`text` with every quoted call's arguments left out: `f(53, g(10))` becomes `f(…)`.
-    Innermost calls first, each marked with brackets no call contains until all are done."""
+    """`text` with the arguments of every quoted call that holds a value left out:
+    `f(53, g(x))` becomes `f(…)`, `g(x)` stays. Innermost calls first, each marked with
+    brackets no call contains until all are done."""
+
+    def shown(call: re.Match[str]) -> str:
+        arguments = "…" if _VALUE.search(call.group(2)) else call.group(2)
+        return f"{call.group(1)}\x00{arguments}\x01"
+
     text = text.replace("\x00", "").replace("\x01", "")
     previous = None
     while previous != text:
-        previous, text = text, _CALL.sub(lambda m: f"{m.group(1)}\x00…\x01", text)
+        previous, text = text, _CALL.sub(shown, text)
     return text.replace("\x00", "(").replace("\x01", ")")
