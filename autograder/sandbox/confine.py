@@ -2,16 +2,26 @@
 
 Where bubblewrap cannot run (Docker's default profile, AppArmor's restriction of user
 namespaces on Ubuntu 24.04, some CI runners), the worker confines itself before it imports any
-student code, with two layers that need no privilege:
+student code, with two layers that need no privilege. Deny by default: it runs as the grader's
+own user there, so whatever it could reach of that user's is closed off.
 
 - `landlock` (Linux 5.13+): the file system becomes read-only but for the worker's own slot,
   and unreadable outside the folders Python needs (the system, the interpreter, its packages,
-  the kit's engine): no course file, no results, no other slot, no /tmp;
-- `seccomp`: no socket but Unix ones (so no network), no tracing or reading of other processes'
-  memory, no new namespaces, mounts, keyrings, io_uring or kernel modules.
+  the kit's engine): no course file, no results, no other slot, no /tmp. From ABI 6 (Linux
+  6.12) the ruleset is also scoped: no signal to, and no abstract Unix socket of, any process
+  outside the worker's own domain (landlock_ruleset.py);
+- `seccomp`: no socket at all (no network, no path or abstract Unix socket: Landlock's file
+  rules do not cover `connect` to a socket file, and nothing a worker legitimately does needs
+  one; `socketpair`, which reaches nobody, stays), no tracing or reading of other processes'
+  memory, no re-limiting of another process (`prlimit64` on pid 0 only), no new namespaces,
+  mounts, keyrings, io_uring or kernel modules. On a kernel without Landlock's scopes it also
+  confines signals: `kill` only to the worker's own process group (pid 0), `tgkill`,
+  `rt_sigqueueinfo` and `rt_tgsigqueueinfo` only to the worker itself, no `tkill` and no
+  `pidfd_send_signal`.
 
 Both are inherited by every process the worker starts and cannot be lifted. The bindings are
-the `landlock` and `pyseccomp` packages (pyseccomp calls the system's libseccomp).
+the `landlock` package (its file-system rights), our own landlock_ruleset.py (its calls with
+the scopes), and `pyseccomp` (the system's libseccomp).
 """
 
 from __future__ import annotations
@@ -20,10 +30,10 @@ import contextlib
 import errno
 import functools
 import os
-import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 DENIED_SYSCALLS = (
     "ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_getfd",
@@ -40,17 +50,26 @@ class ConfinementFailed(Exception):
     """A layer could not be applied: the worker must not run student code."""
 
 
+SCOPES_FROM_ABI = 6
+"""Landlock's signal and abstract-socket scopes (Linux 6.12)."""
+
+
 @functools.cache
 def landlock_abi() -> int:
-    """The kernel's Landlock ABI version, 0 where there is none (or no binding)."""
+    """The kernel's Landlock ABI version, 0 where there is none (or no binding); the
+    environment's AUTOGRADER_LANDLOCK_ABI may lower it (to test an older kernel's path)."""
     if not sys.platform.startswith("linux"):
         return 0
     try:
-        from landlock.plumbing import landlock_abi_version
+        import landlock.plumbing  # noqa: F401  (its file-system rights are needed too)
 
-        return int(landlock_abi_version())
+        from autograder.sandbox.landlock_ruleset import abi_version
+
+        abi = abi_version()
     except Exception:  # not built in, disabled at boot, or no binding installed
         return 0
+    ceiling = os.environ.get("AUTOGRADER_LANDLOCK_ABI", "")
+    return min(abi, int(ceiling)) if ceiling.isdigit() else abi
 
 
 @functools.cache
@@ -72,38 +91,59 @@ def available() -> bool:
     return landlock_abi() >= 1 and seccomp_usable()
 
 
-def confine(*, readable: Sequence[str], writable: Sequence[str]) -> list[str]:
+def confine(*, readable: Sequence[str], writable: Sequence[str], scoped: bool) -> list[str]:
     """Confine this process (and all it will start): read-only `readable`, read-write
-    `writable`, nothing else of the file system; no network, no tracing. The layers applied."""
+    `writable`, nothing else of the file system; no socket, no tracing, no signal or limit
+    beyond its own processes (`scoped`: by Landlock's scopes, else by seccomp, as the grader
+    chose from the kernel's ABI). The layers applied."""
     import pyseccomp
-    from landlock import Ruleset
     from landlock.plumbing import FSAccess
 
-    syscalls = pyseccomp.SyscallFilter(pyseccomp.ALLOW)
-    denied = pyseccomp.ERRNO(errno.EPERM)
-    syscalls.add_rule(
-        pyseccomp.ERRNO(errno.EACCES),
-        "socket",
-        pyseccomp.Arg(0, pyseccomp.NE, socket.AF_UNIX),
-    )
-    for name in DENIED_SYSCALLS:
-        with contextlib.suppress(OSError, ValueError, RuntimeError):  # unknown on this arch
-            syscalls.add_rule(denied, name)
-    files = FSAccess.all()
-    read = FSAccess.READ_FILE | FSAccess.READ_DIR | FSAccess.EXECUTE
-    ruleset = Ruleset(restrict_rules=files)
-    for path in readable:
-        if os.path.exists(path):
-            ruleset.allow(path, rules=read if os.path.isdir(path) else read & FSAccess.all_file())
-    for path in writable:
-        rules = files if os.path.isdir(path) else FSAccess.all_file()
-        ruleset.allow(path, rules=rules)
+    from autograder.sandbox.landlock_ruleset import restrict_self
+
     try:
-        ruleset.apply()
+        syscalls = _seccomp_filter(pyseccomp, confine_signals=not scoped)
+        files = FSAccess.all()
+        read = FSAccess.READ_FILE | FSAccess.READ_DIR | FSAccess.EXECUTE
+        allowed = [
+            (path, int(read if os.path.isdir(path) else read & FSAccess.all_file()))
+            for path in readable
+            if os.path.exists(path)
+        ]
+        allowed += [
+            (path, int(files if os.path.isdir(path) else FSAccess.all_file())) for path in writable
+        ]
+        restrict_self(handled_fs=int(files), allowed=allowed, scoped=scoped)
         syscalls.load()
     except Exception as error:
         raise ConfinementFailed(f"{type(error).__name__}: {error}") from error
     return ["landlock", "seccomp"]
+
+
+SIGNAL_SYSCALLS_TO_SELF = ("tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo")
+"""Their first argument is a thread group: the worker may address its own (raise(), Python's
+signal.pthread_kill), no other."""
+SIGNAL_SYSCALLS_DENIED = ("tkill", "pidfd_send_signal")
+
+
+def _seccomp_filter(pyseccomp: Any, *, confine_signals: bool) -> Any:
+    """The worker's system-call filter (see the module's docstring)."""
+    syscalls = pyseccomp.SyscallFilter(pyseccomp.ALLOW)
+    denied = pyseccomp.ERRNO(errno.EPERM)
+    syscalls.add_rule(pyseccomp.ERRNO(errno.EACCES), "socket")
+    syscalls.add_rule(denied, "prlimit64", pyseccomp.Arg(0, pyseccomp.NE, 0))
+    for name in DENIED_SYSCALLS:
+        with contextlib.suppress(OSError, ValueError, RuntimeError):  # unknown on this arch
+            syscalls.add_rule(denied, name)
+    if confine_signals:
+        syscalls.add_rule(denied, "kill", pyseccomp.Arg(0, pyseccomp.NE, 0))
+        me = os.getpid()
+        for name in SIGNAL_SYSCALLS_TO_SELF:
+            syscalls.add_rule(denied, name, pyseccomp.Arg(0, pyseccomp.NE, me))
+        for name in SIGNAL_SYSCALLS_DENIED:
+            with contextlib.suppress(OSError, ValueError, RuntimeError):
+                syscalls.add_rule(denied, name)
+    return syscalls
 
 
 def devices() -> list[str]:

@@ -27,6 +27,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 WORKER_UID_BASE = 0x70000000
 """Workers drop to WORKER_UID_BASE + the runner's pid: unique among running graders, and far
@@ -61,15 +62,17 @@ class Isolation:
             layers.append("unprivileged_user")
         return layers
 
-    def confinement(self, slot: str) -> dict[str, list[str]] | None:
-        """What the worker confines itself to (Landlock's allow-lists), or None under bwrap."""
+    def confinement(self, slot: str) -> dict[str, Any] | None:
+        """What the worker confines itself to (Landlock's allow-lists, and whether its scopes
+        or seccomp confine signals), or None under bwrap."""
         if not self.landlock:
             return None
-        from autograder.sandbox.confine import devices
+        from autograder.sandbox.confine import SCOPES_FROM_ABI, devices, landlock_abi
 
         return {
             "readable": [str(p) for p in _allowed_folders()],
             "writable": [slot, *devices()],
+            "scoped": landlock_abi() >= SCOPES_FROM_ABI,
         }
 
     def inbox_in_worker(self, inbox: Path) -> str:
@@ -163,12 +166,7 @@ def choose(
         from autograder.errors import AutograderError
 
         if not landlock:
-            raise AutograderError(
-                "grading needs the worker's file access confined, and neither bubblewrap nor "
-                "Landlock works here: install bubblewrap (Debian/Ubuntu package `bubblewrap`), "
-                "allow user namespaces, or use a Linux kernel with Landlock (5.13+); to grade "
-                'with the weaker layers anyway, set isolation = "unsafe" in the rubric\'s [limits]'
-            )
+            raise AutograderError(unconfinable_message(hidden))
         if root and not drop:
             raise AutograderError(
                 f"without bubblewrap the worker would run as root: the interpreter in "
@@ -183,6 +181,37 @@ def choose(
         tmp_bytes=tmp_mb * 2**20,
         worker_uid=WORKER_UID_BASE + os.getpid() if drop else None,
         landlock=landlock,
+    )
+
+
+def unconfinable_message(hidden: Sequence[Path]) -> str:
+    """Why the worker cannot be confined here, and the ways to make it so."""
+    from autograder.sandbox.confine import landlock_abi, seccomp_usable
+
+    missing = []
+    if usable_bwrap() is None:
+        missing.append(
+            "bubblewrap does not work (missing, or user namespaces are forbidden)"
+            if shutil.which("bwrap") is None or not sys.platform.startswith("linux")
+            else "bubblewrap is installed but cannot create namespaces here"
+        )
+    if landlock_abi() < 1:
+        missing.append("the kernel has no Landlock (Linux 5.13+, `lsm=landlock`)")
+    if not seccomp_usable():
+        missing.append("seccomp cannot be used (the libseccomp library and `pyseccomp`)")
+    if landlock_abi() >= 1 and seccomp_usable():
+        missing.append(
+            "a folder the worker must not read lies inside one it must (Landlock cannot hide "
+            f"it): {', '.join(str(h) for h in hidden)}"
+        )
+    return (
+        "grading refuses to run student code unconfined: " + "; ".join(missing) + ". Ways to "
+        "confine it: run the grader as root (bubblewrap then needs no user namespace); on "
+        "Ubuntu 23.10+ allow unprivileged user namespaces (sysctl "
+        "kernel.apparmor_restrict_unprivileged_userns=0, or an AppArmor profile for bwrap); "
+        "in Docker, run with --security-opt seccomp=unconfined --security-opt "
+        "apparmor=unconfined, or use a kernel with Landlock and install libseccomp. To grade "
+        'with the weaker layers anyway, set isolation = "unsafe" in the rubric\'s [limits]'
     )
 
 
