@@ -9,17 +9,14 @@ left out: `f(53, 10)` becomes `f(…)`, `causal_mask(T)` stays.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from autograder.course.rubric import LatePolicy
+from autograder.grading.disclosure import without_arguments
 from autograder.grading.results import SubmissionResult, TestResult
 
 SHOWN_AFTER_DUE = frozenset({"after_due_date", "after_published"})
-_CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_.]*)\(([^()]*)\)")
-_VALUE = re.compile(r"[0-9'\"\[\]{}…]")
-"""What makes an argument a value (a test's input) rather than a name such as T or x."""
 
 
 def results_released_at(policy: LatePolicy | None) -> datetime | None:
@@ -95,19 +92,3 @@ def _as_shown(test: TestResult) -> ShownTest:
     if not test.private:
         return ShownTest(test, test.message, test.hint)
     return ShownTest(test, None, None if test.hint is None else without_arguments(test.hint))
-
-
-def without_arguments(text: str) -> str:
-    """`text` with the arguments of every quoted call that holds a value left out:
-    `f(53, g(x))` becomes `f(…)`, `g(x)` stays. Innermost calls first, each marked with
-    brackets no call contains until all are done."""
-
-    def shown(call: re.Match[str]) -> str:
-        arguments = "…" if _VALUE.search(call.group(2)) else call.group(2)
-        return f"{call.group(1)}\x00{arguments}\x01"
-
-    text = text.replace("\x00", "").replace("\x01", "")
-    previous = None
-    while previous != text:
-        previous, text = text, _CALL.sub(shown, text)
-    return text.replace("\x00", "(").replace("\x01", ")")

@@ -23,6 +23,7 @@ from autograder.authoring.impostor import IMPOSTOR_NAME, impostor_source
 from autograder.authoring.solutions import solution_source
 from autograder.course.assignment import Assignment
 from autograder.grading.diagnose import Misconception
+from autograder.grading.disclosure import holds_a_value
 from autograder.grading.results import SubmissionResult
 from autograder.grading.runners import RunnerPool
 
@@ -67,7 +68,26 @@ def validate(
         size = max(1, min(jobs, len(cases)))
         with RunnerPool(assignment, size=size) as runners, ThreadPoolExecutor(size) as pool:
             results = list(pool.map(lambda case: runners.grade(case.path), cases))
-    return [_judge(case, result) for case, result in zip(cases, results, strict=True)]
+    verdicts = [_judge(case, result) for case, result in zip(cases, results, strict=True)]
+    reference = next(
+        (r for c, r in zip(cases, results, strict=True) if c.name == "reference"), None
+    )
+    if reference is not None:
+        verdicts.append(_judge_hidden_titles(reference))
+    return verdicts
+
+
+def _judge_hidden_titles(result: SubmissionResult) -> CaseVerdict:
+    """A hidden test's title is shown with its result: it must name no value of its inputs."""
+    valued = [t for t in result.tests if t.hidden and holds_a_value(t.name)]
+    problem = (
+        f"{len(valued)} hidden test title(s) hold a number, which a student would read: "
+        + "; ".join(f"{t.nodeid}: {t.name!r}" for t in valued[:5])
+        + " — describe the case in words (its docstring's first line)"
+        if valued
+        else None
+    )
+    return CaseVerdict("hidden test titles", "no values", 0.0, 0.0, "", problem)
 
 
 def _cases(assignment: Assignment, catalogue: Sequence[Misconception], folder: Path) -> list[_Case]:

@@ -31,6 +31,13 @@ from autograder.grading.diagnose import (
     diagnose,
     observe,
 )
+from autograder.grading.disclosure import (
+    NEVER_SHOWN,
+    SHOWN_AT_ONCE,
+    disclosure,
+    without_arguments,
+    without_values,
+)
 from autograder.grading.feedback import SubmissionImportError, describe_import_failure, explain
 from autograder.grading.input_watch import MARKER, InputWatch, WatchedModule
 from autograder.grading.results import TestOutcome
@@ -52,6 +59,8 @@ class OutcomeRecorder:
         provisional ones when the records are read."""
         self.module: ModuleType | None = None
         """The student's module, when it runs in this process (`autograder check`)."""
+        self.order: dict[str, int] = {}
+        """Where each test stands in the results, when they run in another order."""
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(
@@ -103,9 +112,11 @@ class OutcomeRecorder:
                     self.outcomes[nodeid] = dataclasses.replace(
                         self.outcomes[nodeid], hint=cut(hint, self.message_limit)
                     )
+        last = len(self.order)
+        ordered = sorted(self.outcomes.items(), key=lambda item: self.order.get(item[0], last))
         return [
             {**outcome.to_dict(), "duration_s": round(self.durations.get(nodeid, 0.0), 4)}
-            for nodeid, outcome in self.outcomes.items()
+            for nodeid, outcome in ordered
         ]
 
     def pytest_sessionfinish(self) -> None:
@@ -214,23 +225,47 @@ class GradingContext:
         catalogue: Sequence[Misconception] = (),
         signatures: Sequence[Signature] = (),
         hidden_tests: Path | None = None,
+        default_visibility: tuple[str, str] = ("visible", "after_due_date"),
     ) -> None:
-        """`hidden_tests`: the folder of the hidden tests; a test collected from it is hidden."""
+        """`hidden_tests`: the folder of the hidden tests; a test collected from it is hidden.
+        `default_visibility`: the rubric's for public and for hidden tests without a marker."""
         self.student = student
         self.hidden_tests = None if hidden_tests is None else hidden_tests.resolve()
+        self.default_visibility = default_visibility
         self.reference = reference
         self.tolerance = tolerance
         self.seed = seed
         self.calls = calls if calls is not None else []
-        self.history: list[Call] = []
+        self.history: list[tuple[int, Call]] = []
+        """The submission's calls so far, each with the disclosure of the test that made it."""
         self._history_bytes = 0
-        self.diagnosed: dict[str, tuple[list[Misconception], list[str]]] = {}
+        self._disclosure = SHOWN_AT_ONCE
+        """The disclosure of the test running now."""
+        self.diagnosed: dict[str, tuple[list[Misconception], list[str], int]] = {}
         self.catalogue = catalogue
         self.signatures = signatures
         self._variants: dict[str, dict[str, Any]] = {}
 
     def pytest_runtest_setup(self, item: pytest.Item) -> None:
         self._remember()
+        self._disclosure = self.disclosure(item)
+
+    def disclosure(self, item: pytest.Item) -> int:
+        """When a student may read `item`'s message: at once, later, or never."""
+        hidden = _is_hidden(item)
+        marker = item.get_closest_marker("visibility")
+        visibility = (
+            str(marker.args[0])
+            if marker and marker.args
+            else self.default_visibility[1 if hidden else 0]
+        )
+        return disclosure(hidden=hidden, visibility=visibility)
+
+    def in_disclosure_order(self, items: Sequence[pytest.Item]) -> list[pytest.Item]:
+        """`items` with the tests read at once first, then those read later, then those never
+        read (each group in its own order): a worker serves one group, and none that came
+        before it has seen an input of a later group."""
+        return sorted(items, key=self.disclosure)
 
     def reset(self) -> None:
         """A new submission: nothing of the last one's calls or diagnoses is kept."""
@@ -245,7 +280,7 @@ class GradingContext:
         for call in self.calls:
             size = _size(call)
             if self._history_bytes + size <= HISTORY_BYTES:
-                self.history.append(call)
+                self.history.append((self._disclosure, call))
                 self._history_bytes += size
         self.calls.clear()
 
@@ -258,32 +293,50 @@ class GradingContext:
             self.calls, self.catalogue, self.reference, namespaces=self._variants, **self.tolerance
         )
         observed = observe(self.calls, self.signatures, self.reference, **self.tolerance)
-        self.diagnosed[nodeid] = (found, observed)
-        return describe(found, observed)
+        self.diagnosed[nodeid] = (found, observed, self._disclosure)
+        return _phrased(found, observed, self._disclosure)
 
     def final_hints(self) -> dict[str, str | None]:
         """Every diagnosed test's hint, once the whole submission has run: a mistake that
         some other call of the submission rules out is not named (its test's own inputs could
-        not tell it from the student's real mistake)."""
+        not tell it from the student's real mistake). Only calls a test's own reader may know
+        of rule out: those of its group of disclosure and of the groups before it, so that no
+        hint read at once changes with what a hidden test passed."""
         self._remember()
-        candidates = {m.name: m for found, _ in self.diagnosed.values() for m in found}
-        if self.reference is None or not candidates:
+        if self.reference is None:
             return {}
-        ruled_out = {
-            name
-            for name, misconception in candidates.items()
-            if contradicted(
-                misconception,
-                self.history,
-                self.reference,
-                self._variants.get(name, {}),
-                **self.tolerance,
-            )
-        }
-        return {
-            nodeid: describe([m for m in found if m.name not in ruled_out], observed)
-            for nodeid, (found, observed) in self.diagnosed.items()
-        }
+        hints: dict[str, str | None] = {}
+        for level in sorted({level for _, _, level in self.diagnosed.values()}):
+            diagnosed = {n: d for n, d in self.diagnosed.items() if d[2] == level}
+            candidates = {m.name: m for found, _, _ in diagnosed.values() for m in found}
+            if not candidates:
+                continue
+            known = [call for made_at, call in self.history if made_at <= level]
+            ruled_out = {
+                name
+                for name, misconception in candidates.items()
+                if contradicted(
+                    misconception,
+                    known,
+                    self.reference,
+                    self._variants.get(name, {}),
+                    **self.tolerance,
+                )
+            }
+            for nodeid, (found, observed, _) in diagnosed.items():
+                named = [m for m in found if m.name not in ruled_out]
+                hints[nodeid] = _phrased(named, observed, level)
+        return hints
+
+
+def _phrased(found: Sequence[Misconception], observed: Sequence[str], level: int) -> str | None:
+    """The hint; a hidden test's without its values (its results may be shown, its inputs
+    never): what was measured on its calls without numbers, the catalogue's own words (which
+    name no test's inputs) without the arguments of any call they quote."""
+    if level != NEVER_SHOWN:
+        return describe(found, observed)
+    hint = describe(found, [without_values(text) for text in observed])
+    return None if hint is None else without_arguments(hint)
 
 
 HISTORY_BYTES = 64 * 1024 * 1024
@@ -413,9 +466,11 @@ def _outcome(
     doc = (getattr(function, "__doc__", None) or "").strip()
     title = doc.splitlines()[0] if doc else item.name
     callspec = getattr(item, "callspec", None)
-    if callspec is not None:
-        title = f"{title} [{callspec.id}]"
     hidden = _is_hidden(item)
+    if callspec is not None and hidden:  # its ids spell its inputs: which case it is, alone
+        title = f"{title} (case {'-'.join(str(i + 1) for i in callspec.indices.values())})"
+    elif callspec is not None:
+        title = f"{title} [{callspec.id}]"
     return TestOutcome.from_dict(
         {
             "nodeid": item.nodeid,

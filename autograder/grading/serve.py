@@ -158,7 +158,10 @@ class ServeLoop:
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session: pytest.Session) -> bool:
         self.served = True
-        recorder(session.config).message_limit = self.spec.limits.output_kb * 1024
+        recorded = recorder(session.config)
+        recorded.message_limit = self.spec.limits.output_kb * 1024
+        recorded.order = {item.nodeid: n for n, item in enumerate(session.items)}
+        session.items[:] = self.context.in_disclosure_order(session.items)
         self.zygote.start()  # launched before the collection: ready by now, or soon
         rehearsed = None if self.rehearsal is None else self._rehearse(session, self.rehearsal)
         gc.collect()
@@ -265,7 +268,12 @@ class ServeLoop:
         input_watch(session.config).reset()
         with student:
             items = session.items
+            group = None
             for index, item in enumerate(items):
+                disclosure = self.context.disclosure(item)
+                if disclosure != group:  # a worker that imports the module anew: it holds
+                    student.fresh_worker()  # nothing of the calls of the group before
+                    group = disclosure
                 following = items[index + 1] if index + 1 < len(items) else None
                 item.ihook.pytest_runtest_protocol(item=item, nextitem=following)
         return student
@@ -369,6 +377,7 @@ def grading_context(assignment: Assignment, *, student: Any) -> GradingContext:
         catalogue=assignment.load_catalogue(),
         signatures=assignment.load_signatures(),
         hidden_tests=assignment.hidden_tests,
+        default_visibility=(spec.public_visibility, spec.hidden_visibility),
     )
 
 

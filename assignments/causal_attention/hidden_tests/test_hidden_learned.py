@@ -35,7 +35,7 @@ def test_other_seeds_and_shapes(student, rng):
 
 @pytest.mark.points(3)
 def test_no_wrapping_no_clipping(student, reference, tolerance, rng):
-    """T = max_len works; T = max_len + 1 raises; widths must agree"""
+    """T = max_len works; one position more raises; widths must agree"""
     table = rng.normal(size=(6, 3))
     tok = rng.normal(size=(6, 3))
     assert_close(

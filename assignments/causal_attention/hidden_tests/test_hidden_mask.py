@@ -10,7 +10,7 @@ pytestmark = pytest.mark.part("mask")
 
 @pytest.mark.points(3)
 def test_random_lengths(student, rng):
-    """the lower triangle, diagonal included, at random T up to 40"""
+    """the lower triangle, diagonal included, at random lengths"""
     for _ in range(3):
         T = int(rng.integers(1, 41))
         mask = student.causal_mask(T)
@@ -21,7 +21,7 @@ def test_random_lengths(student, rng):
 
 @pytest.mark.points(1)
 def test_numpy_integers(student):
-    """np.int64(4) is a count too"""
+    """a NumPy integer is a count too"""
     assert_close(
         np.asarray(student.causal_mask(np.int64(4)), dtype=float), np.tril(np.ones((4, 4))),
         what="causal_mask(np.int64(4))",
@@ -30,6 +30,6 @@ def test_numpy_integers(student):
 
 @pytest.mark.points(1)
 def test_more_invalid_counts(student):
-    """-3, 4.0 and None are not counts: ValueError naming T"""
+    """negative, fractional and missing counts are not counts: ValueError naming T"""
     for T in (-3, 4.0, None):
         assert_raises(ValueError, student.causal_mask, T, what=f"causal_mask({T!r})", mentions="T")

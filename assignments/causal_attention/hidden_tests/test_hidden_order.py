@@ -10,7 +10,7 @@ pytestmark = pytest.mark.part("order")
 
 @pytest.mark.points(5)
 def test_equivariance_fails_for_random_sequences(student, reference, tolerance, rng):
-    """a random (5, 3) sequence reversed: the outputs are right, and not the reversed outputs"""
+    """a random sequence reversed: the outputs are right, and not the reversed outputs"""
     X = rng.normal(size=(5, 3))
     forward = student.causal_self_attention(X.copy())
     backward = student.causal_self_attention(X[::-1].copy())

@@ -38,21 +38,21 @@ def test_random_odd_widths(student, reference, tolerance, rng):
 
 @pytest.mark.points(2)
 def test_long_sequence(student, reference, tolerance):
-    """T = 1000 positions, C = 128"""
+    """a long sequence at a wide model width"""
     # a float32 angle near 1000 carries ~1e-4 of rounding error: float64 is never required
     compare(student, reference, {**tolerance, "atol": max(tolerance["atol"], 2e-4)}, 1000, 128)
 
 
 @pytest.mark.points(2)
 def test_other_bases(student, reference, tolerance):
-    """the base is a parameter: 100 and 1e5"""
+    """the base is a parameter: smaller and larger bases"""
     compare(student, reference, tolerance, 12, 10, base=100.0)
     compare(student, reference, tolerance, 9, 6, base=1e5)
 
 
 @pytest.mark.points(1)
 def test_more_positions_than_dimensions(student, reference, tolerance):
-    """T != C: (7, 12) and (12, 7) are different shapes"""
+    """T != C: more positions than dimensions, and fewer"""
     compare(student, reference, tolerance, 7, 12)
     compare(student, reference, tolerance, 12, 7)
 
@@ -65,7 +65,7 @@ def test_numpy_integer_arguments(student, reference, tolerance):
 
 @pytest.mark.points(1)
 def test_more_invalid_arguments(student):
-    """True, 3.5, "8" and -3 are not counts: ValueError naming the argument"""
+    """booleans, fractions, strings and negatives are not counts: ValueError naming it"""
     for T, C, named in [(True, 8, "T"), (3.5, 8, "T"), (4, "8", "C"), (-3, 4, "T")]:
         assert_raises(
             ValueError, student.sinusoidal_encoding, T, C,
@@ -75,7 +75,7 @@ def test_more_invalid_arguments(student):
 
 @pytest.mark.points(1)
 def test_first_row_for_any_width(student, reference, tolerance, rng):
-    """row 0 is [0, 1, 0, 1, …] at a random width, and the rows after it are right too"""
+    """the first row alternates zeros and ones at a random width; the rows after it are right"""
     C = int(rng.integers(3, 50))
     PE = assert_shape(
         student.sinusoidal_encoding(3, C), (3, C), what=f"sinusoidal_encoding(3, {C})"
@@ -88,7 +88,7 @@ def test_first_row_for_any_width(student, reference, tolerance, rng):
 
 @pytest.mark.points(1)
 def test_fastest_column_is_sin_pos(student, reference, tolerance):
-    """column 0 is sin(pos) for pos up to 99 (wavelength 2π), and the slower columns are right"""
+    """the first column is sin(pos) over many positions (wavelength 2π); slower columns are right"""
     PE = assert_shape(
         student.sinusoidal_encoding(100, 4), (100, 4), what="sinusoidal_encoding(100, 4)"
     )

@@ -10,7 +10,7 @@ pytestmark = pytest.mark.part("rotation")
 
 @pytest.mark.points(2)
 def test_random_offsets_and_frequencies(student, reference, tolerance, rng):
-    """negative, fractional and large k; freq != 1"""
+    """negative, fractional and large k; other frequencies"""
     for k, freq in [
         (-2, 0.3),
         (2.5, 1.7),

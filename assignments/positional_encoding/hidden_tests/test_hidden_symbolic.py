@@ -29,7 +29,7 @@ def matrix(value, what):
 
 @pytest.mark.points(1)
 def test_pe_pair_with_expressions(student):
-    """pe_pair(a + 1, 2·b) is (sin(2b(a + 1)), cos(2b(a + 1)))"""
+    """pe_pair of expressions substitutes them: sin(freq·pos), cos(freq·pos)"""
     pair = student.pe_pair(a + 1, 2 * b)
     if not isinstance(pair, (tuple, list, sp.Tuple)) or len(pair) != 2:
         raise CheckFailure(f"pe_pair should return a pair; yours returned {type(pair).__name__}")
@@ -40,7 +40,7 @@ def test_pe_pair_with_expressions(student):
 
 @pytest.mark.points(1)
 def test_rotation_laws(student, tolerance, rng):
-    """M(k)·pe_pair(pos) = pe_pair(pos + k), MᵀM = I, det M = 1, M(0) = I (at random points)"""
+    """M(k)·pe_pair(pos) = pe_pair(pos + k), MᵀM = I, det M is one, M at no shift is I"""
     M = matrix(student.rotation_matrix_symbolic(b, c), "rotation_matrix_symbolic(b, c)")
     for _ in range(5):
         pos, k, w = (float(v) for v in rng.uniform(-3, 3, size=3))
