@@ -25,7 +25,10 @@ def run_autograder(
     *,
     bubblewrap: str = "auto",
     python: str = sys.executable,
+    due_date: str = "2026-12-01T00:00:00+00:00",
 ) -> dict:
+    """results.json of `files` submitted at `created_at`, graded after `due_date` has passed
+    (every result released) unless it is still to come."""
     with zipfile.ZipFile(archive) as unzipped:
         unzipped.extractall(root / "source")
     rubric = root / "source" / "course" / "grading.toml"
@@ -36,7 +39,11 @@ def run_autograder(
     (root / "submission").mkdir()
     for name, text in files.items():
         (root / "submission" / name).write_text(text, encoding="utf-8")
-    metadata = {"created_at": created_at, "assignment": {"title": "vectors"}, "users": []}
+    metadata = {
+        "created_at": created_at,
+        "assignment": {"title": "vectors", "due_date": due_date},
+        "users": [],
+    }
     (root / "submission_metadata.json").write_text(json.dumps(metadata), encoding="utf-8")
     root.chmod(0o755)
     environment = {**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_PYTHON": python}

@@ -93,7 +93,44 @@ def test_a_correct_submission_on_time_and_one_late(
     late = run_autograder(
         archive, tmp_path / "b", {spec.module: reference}, "2026-12-02T12:00:00+00:00"
     )
-    assert late["score"] == 8 and "late penalty of 2 points applies" in late["output"]
+    assert late["score"] == 8 and "late: 2 points off 10" in late["output"]
+
+
+def test_before_the_due_date_the_score_counts_only_the_tests_shown(
+    tmp_path: Path, archive: Path, assignment: Assignment, spec: AssignmentSpec
+) -> None:
+    """Gradescope shows the top-level score at once: before the due date it is the visible
+    tests' points alone (the hidden ones are held back by their visibility), the full score
+    once a regrade runs after it; or the whole result waits, by the rubric."""
+    reference = assignment.reference.read_text(encoding="utf-8")
+    early = run_autograder(
+        archive, tmp_path / "a", {spec.module: reference}, "2026-11-30T10:00:00+00:00",
+        due_date="2999-01-01T00:00:00+00:00",
+    )  # fmt: skip
+    visible = [t for t in early["tests"] if t["visibility"] == "visible"]
+    assert 0 < len(visible) < len(early["tests"])
+    assert early["score"] == sum(t["score"] for t in visible) == 8 < spec.max_score
+    assert early["output"].startswith("Tests shown now: 8 / 8 points")
+    assert early["visibility"] == "visible"
+    held = tmp_path / "held"
+    archive_text = zipfile.ZipFile(archive)
+    archive_text.extractall(held)
+    rubric = held / "course" / "grading.toml"
+    rubric.write_text(
+        rubric.read_text(encoding="utf-8")
+        + '\n[assignments.vectors.visibility]\nscore_before_due = "hidden"\n',
+        encoding="utf-8",
+    )
+    rezipped = tmp_path / "held.zip"
+    with zipfile.ZipFile(rezipped, "w") as target:
+        for path in sorted(held.rglob("*")):
+            if path.is_file():
+                target.write(path, path.relative_to(held).as_posix())
+    waiting = run_autograder(
+        rezipped, tmp_path / "b", {spec.module: reference}, "2026-11-30T10:00:00+00:00",
+        due_date="2999-01-01T00:00:00+00:00",
+    )  # fmt: skip
+    assert (waiting["score"], waiting["visibility"]) == (10, "after_due_date")
 
 
 def test_a_buggy_and_a_crashing_submission(
@@ -140,7 +177,8 @@ def test_the_student_process_cannot_read_the_course(
         )  # fmt: skip
     printed = results["extra_data"]["student_output"]
     assert results["extra_data"]["isolation"][: len(layers)] == layers
-    assert printed.count("PROBE") == 4 and "PROBE network reachable" not in printed
+    # imported twice: by the worker of the visible tests and by the hidden tests' own
+    assert printed.count("PROBE") == 8 and "PROBE network reachable" not in printed
     for name in ("grading.toml", "submission_metadata.json", "results.json"):
         assert re.search(rf"PROBE \S*{name} 0 files; (PermissionError|FileNotFoundError)", printed)
     assert "created_at" not in printed and "[assignments" not in printed

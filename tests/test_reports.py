@@ -10,6 +10,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from autograder.gradescope.results import gradescope_results
 from autograder.grading.results import SubmissionResult, TestResult
 from autograder.report import render_gradescope, render_json, render_junit
 
@@ -61,25 +62,61 @@ def test_kit_json_round_trips(result: SubmissionResult) -> None:
 
 
 @pytest.mark.parametrize("result", [GRADED, UNGRADABLE, GRADER_ERROR], ids=lambda r: r.status)
-def test_gradescope_results_validate_against_the_specification(result: SubmissionResult) -> None:
-    rendered = json.loads(render_gradescope(result))
-    jsonschema.validate(rendered, SCHEMA)
-    assert rendered["score"] == result.score
+@pytest.mark.parametrize("before_due", ["shown_tests", "hidden"])
+def test_gradescope_results_validate_against_the_specification(
+    result: SubmissionResult, before_due: str
+) -> None:
+    for released in (False, True):
+        rendered = gradescope_results(result, released=released, score_before_due=before_due)
+        jsonschema.validate(rendered, SCHEMA)
 
 
 def test_gradescope_content() -> None:
     rendered = json.loads(render_gradescope(GRADED))
     assert [t["status"] for t in rendered["tests"]] == ["passed", "failed", "passed", "failed"]
     assert rendered["tests"][1]["visibility"] == "after_due_date"
-    assert rendered["tests"][1]["output"].startswith("normalise(v)[1] should be")
     assert rendered["stdout_visibility"] == "hidden"
     # the summary students see at once is built from the visible test alone: the hidden tests'
     # losses (1.5 points of encoding) must not show before the due date
-    assert rendered["output"].startswith("Tests shown now: 2 / 2 points. 3 more tests (2 points)")
+    assert rendered["output"].startswith("Tests shown now: 2 / 2 points, the score shown until")
+    assert "3 more tests (2 points)" in rendered["output"]
     assert "encoding: 2 / 2" in rendered["output"] and "3.5" not in rendered["output"]
     assert "symbolic" not in rendered["output"] and "2.5" not in rendered["output"]
     assert "hidden_tests" not in json.dumps(rendered)  # test files' names stay with the grader
     assert "not valid JSON" in json.loads(render_gradescope(UNGRADABLE))["output"]
+
+
+def test_gradescope_score_before_the_due_date_counts_only_the_tests_shown() -> None:
+    """The score is shown at once: counting the hidden tests would answer, for every
+    submission, how they went (2.5 of which 0.5 from a hidden test)."""
+    before = gradescope_results(GRADED, released=False)
+    assert (before["score"], before["visibility"]) == (2.0, "visible")
+    after = gradescope_results(GRADED, released=True)
+    assert (after["score"], after["visibility"]) == (2.5, "visible")
+    assert after["output"].startswith("2.5 / 4 points.")
+    held = gradescope_results(GRADED, released=False, score_before_due="hidden")
+    assert (held["score"], held["visibility"]) == (2.5, "after_due_date")
+    assert not held["output"].startswith("Tests shown now")
+
+
+def test_gradescope_never_shows_a_private_tests_message() -> None:
+    """A hidden test's message names its inputs: not even after the due date; its hint is
+    shown without the values of the calls it quotes."""
+    hinted = replace(
+        GRADED,
+        tests=tuple(
+            replace(t, hint="normalise(np.array([0.3, 0.4])) divides by the sum")
+            if t.nodeid.endswith("::b") else t
+            for t in GRADED.tests
+        ),
+    )  # fmt: skip
+    for released in (False, True):
+        test = gradescope_results(hinted, released=released)["tests"][1]
+        assert "0.8" not in test["output"] and "should be" not in test["output"]
+        assert test["output"] == "Hint: normalise(…) divides by the sum"
+        assert "no return in 5 s" not in gradescope_results(hinted, released=released)["tests"][3][
+            "output"
+        ]
 
 
 def test_an_all_visible_result_shows_the_whole_score() -> None:

@@ -82,6 +82,10 @@ class AssignmentSpec:
     """Seeds the hidden tests' random inputs; students never see it."""
     public_visibility: str = "visible"
     hidden_visibility: str = "after_due_date"
+    score_before_due: str = "shown_tests"
+    """What Gradescope shows as the score before the due date: "shown_tests" (the points of
+    the tests shown at once; a regrade after the due date records the full score) or "hidden"
+    (the whole result, score included, is shown only after the due date)."""
     symbolic: SymbolicPolicy = field(default_factory=SymbolicPolicy)
     late: LatePolicy | None = None
     manual: tuple[ManualPart, ...] = ()
@@ -219,7 +223,17 @@ def _assignment(reader: _Reader, name: str, table: Mapping[str, Any]) -> Assignm
     visibility = (
         reader.table(table, "visibility", f"{key}.visibility") if "visibility" in table else {}
     )
-    reader.only_keys(visibility, f"{key}.visibility", {"public", "hidden"})
+    reader.only_keys(visibility, f"{key}.visibility", {"public", "hidden", "score_before_due"})
+    score_before_due = (
+        reader.string(visibility, "score_before_due", f"{key}.visibility")
+        if "score_before_due" in visibility
+        else "shown_tests"
+    )
+    if score_before_due not in SCORE_BEFORE_DUE:
+        reader.fail(
+            f"{key}.visibility.score_before_due",
+            f"must be one of {', '.join(SCORE_BEFORE_DUE)}, got {score_before_due!r}",
+        )
     limits, bubblewrap, isolation = _limits(reader, table, f"{key}.limits")
     seed = reader.number(table, "seed", key) if "seed" in table else 0
     return AssignmentSpec(
@@ -237,6 +251,7 @@ def _assignment(reader: _Reader, name: str, table: Mapping[str, Any]) -> Assignm
         hidden_visibility=_visibility(
             reader, visibility, "hidden", f"{key}.visibility", "after_due_date"
         ),
+        score_before_due=score_before_due,
         symbolic=_symbolic(reader, table, f"{key}.symbolic"),
         late=_late(reader, table, f"{key}.late"),
         manual=_manual(reader, table, f"{key}.manual", {part.name for part in parts}),
@@ -332,6 +347,7 @@ def _symbolic(reader: _Reader, table: Mapping[str, Any], key: str) -> SymbolicPo
 
 
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
+SCORE_BEFORE_DUE = ("shown_tests", "hidden")
 
 
 def _visibility(

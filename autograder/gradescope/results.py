@@ -3,6 +3,19 @@
 Top level: score, execution_time, output, output_format, visibility, stdout_visibility, tests;
 each test: name, score, max_score, status, output, output_format, visibility, tags, number.
 What the student's code printed goes in `extra_data`, hidden from students.
+
+Gradescope's "Autograder Specifications" (gradescope-autograders.readthedocs.io/en/latest/specs)
+say what students see: the top-level `score` ("optional, but required if not on each test
+case"; when present it is the submission's score) is shown at once unless the top-level
+`visibility` (hidden, after_due_date, after_published, visible) holds the whole result back,
+while each test follows its own `visibility`; `stdout_visibility` governs the grader's own
+printed output. So a score that counted the hidden tests would tell every student, before the
+due date, how those tests went. Before the results are released the score here counts only the
+tests shown at once (the rubric's `score_before_due = "shown_tests"`: a regrade after the due
+date records the full score), or the whole result is held back until the due date
+(`score_before_due = "hidden"`, with the full score). A test whose message is private (a hidden
+test, or one shown only later) never carries its message: it names the test's inputs; its hint
+is shown without the values of the calls it quotes.
 """
 
 from __future__ import annotations
@@ -10,10 +23,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from autograder.grading.results import SubmissionResult
+from autograder.grading.disclosure import without_arguments
+from autograder.grading.results import SubmissionResult, TestResult
 
 
-def gradescope_results(result: SubmissionResult) -> dict[str, Any]:
+def gradescope_results(
+    result: SubmissionResult, *, released: bool = False, score_before_due: str = "shown_tests"
+) -> dict[str, Any]:
+    """`result` as Gradescope's results.json; `released`: the due date has passed (every
+    test's results may be shown), else only the tests shown at once count (see above)."""
     if result.status != "graded":
         heading = "could not be graded" if result.status == "ungradable" else "grader error"
         return {
@@ -25,58 +43,68 @@ def gradescope_results(result: SubmissionResult) -> dict[str, Any]:
             "stdout_visibility": "hidden",
             "tests": [],
         }
-    tests = []
-    for number, test in enumerate(result.tests, start=1):
-        output = test.message or ""
-        if test.hint:
-            output += f"\nHint: {test.hint}"
-        tests.append(
-            {
-                "name": test.name,
-                "number": str(number),
-                "score": round(test.score, 6),
-                "max_score": round(test.max_score, 6),
-                "status": "passed" if test.status == "passed" else "failed",
-                "output": output,
-                "output_format": "text",
-                "visibility": test.visibility,
-                "tags": [test.part, test.status],
-            }
-        )
-    summary = _summary(result)
+    tests = [_test(number, test) for number, test in enumerate(result.tests, start=1)]
+    hold_back = not released and score_before_due == "hidden"
+    partial = not released and not hold_back and not _all_shown_at_once(result)
     return {
-        "score": result.final_score,
+        "score": _shown_now(result) if partial else result.final_score,
         "execution_time": result.duration_s,
-        "output": summary,
+        "output": _summary(result, partial=partial),
         "output_format": "text",
-        "visibility": "visible",
+        "visibility": "after_due_date" if hold_back else "visible",
         "stdout_visibility": "hidden",
         "tests": tests,
         "extra_data": {"isolation": list(result.isolation), "student_output": result.output},
     }
 
 
-def _summary(result: SubmissionResult) -> str:
-    """The text above the tests, which students see at once: built from the visible tests
-    alone when some are shown only after the due date (or never), so that it cannot reveal
-    how the hidden tests went."""
-    visible = [t for t in result.tests if t.visibility == "visible"]
-    if len(visible) == len(result.tests):
+def _test(number: int, test: TestResult) -> dict[str, Any]:
+    if test.private:
+        output = "" if test.hint is None else f"Hint: {without_arguments(test.hint)}"
+    else:
+        output = (test.message or "") + (f"\nHint: {test.hint}" if test.hint else "")
+    return {
+        "name": test.name,
+        "number": str(number),
+        "score": round(test.score, 6),
+        "max_score": round(test.max_score, 6),
+        "status": "passed" if test.status == "passed" else "failed",
+        "output": output,
+        "output_format": "text",
+        "visibility": test.visibility,
+        "tags": [test.part, test.status],
+    }
+
+
+def _all_shown_at_once(result: SubmissionResult) -> bool:
+    return all(t.visibility == "visible" for t in result.tests)
+
+
+def _shown_now(result: SubmissionResult) -> float:
+    return round(sum(t.score for t in result.tests if t.visibility == "visible"), 6)
+
+
+def _summary(result: SubmissionResult, *, partial: bool) -> str:
+    """The text above the tests: before the results are released, built from the tests shown
+    at once alone, so that it cannot reveal how the others went."""
+    if not partial:
         summary = f"{_fmt(result.final_score)} / {_fmt(result.max_score)} points."
         if result.late_penalty:
             summary += f" (late: {_fmt(result.late_penalty)} points off {_fmt(result.score)})"
         parts = result.part_scores()
     else:
+        visible = [t for t in result.tests if t.visibility == "visible"]
         shown = sum(t.score for t in visible)
         most = sum(t.max_score for t in visible)
         later = len(result.tests) - len(visible)
         summary = (
-            f"Tests shown now: {_fmt(round(shown, 6))} / {_fmt(round(most, 6))} points. "
-            f"{later} more tests ({_fmt(round(result.max_score - most, 6))} points) are graded "
-            "too; their results are shown after the due date."
+            f"Tests shown now: {_fmt(round(shown, 6))} / {_fmt(round(most, 6))} points, the "
+            f"score shown until the due date. {later} more tests "
+            f"({_fmt(round(result.max_score - most, 6))} points) are graded too; their results "
+            "are shown, and counted, after the due date."
         )
         if result.late_penalty:
-            summary += f" A late penalty of {_fmt(result.late_penalty)} points applies."
+            summary += " A late penalty applies."
         parts = {}
         for test in visible:
             score, of = parts.get(test.part, (0.0, 0.0))
@@ -89,6 +117,7 @@ def _summary(result: SubmissionResult) -> str:
 
 
 def render_gradescope(result: SubmissionResult) -> str:
+    """results.json as a batch writes it, not knowing the due date: as before it."""
     return json.dumps(gradescope_results(result), indent=2, ensure_ascii=False) + "\n"
 
 

@@ -14,11 +14,13 @@ import json
 import sys
 import traceback
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from autograder.after_grading.visibility import results_released_at
 from autograder.course.course import Course
+from autograder.course.rubric import AssignmentSpec
 from autograder.gradescope.results import gradescope_results
 from autograder.grading.batch import late_penalty
 from autograder.grading.results import SubmissionResult
@@ -34,7 +36,9 @@ def main(argv: list[str]) -> int:
     results.parent.mkdir(parents=True, exist_ok=True)
     data: dict[str, Any]
     try:
-        data = gradescope_results(grade(args.root, args.assignment))
+        result, spec = grade(args.root, args.assignment)
+        released = results_released(args.root / "submission_metadata.json", spec)
+        data = gradescope_results(result, released=released, score_before_due=spec.score_before_due)
     except Exception as error:  # the student must get a results.json, whatever went wrong
         traceback.print_exc()
         data = {
@@ -49,7 +53,7 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def grade(root: Path, assignment: str | None) -> SubmissionResult:
+def grade(root: Path, assignment: str | None) -> tuple[SubmissionResult, AssignmentSpec]:
     _lock(root)
     chosen = Course.load(root / "source" / "course").assignment(assignment)
     spec = chosen.spec
@@ -58,7 +62,29 @@ def grade(root: Path, assignment: str | None) -> SubmissionResult:
     submitted_at = _submitted_at(root / "submission_metadata.json")
     penalty = late_penalty(result, submitted_at, spec.late)
     when = submitted_at.isoformat() if submitted_at else None
-    return replace(result, late_penalty=penalty, submitted_at=when)
+    return replace(result, late_penalty=penalty, submitted_at=when), spec
+
+
+def results_released(metadata: Path, spec: AssignmentSpec, now: datetime | None = None) -> bool:
+    """Whether every test's results may be shown now: Gradescope's late due date (or its due
+    date) has passed, by the submission's metadata; without one, the rubric's late policy
+    (results_released_at). With neither, not released: only what is shown at once counts."""
+    moment = now or datetime.now(timezone.utc)
+    released_at = None
+    if metadata.is_file():
+        dates = json.loads(metadata.read_text(encoding="utf-8")).get("assignment") or {}
+        for key in ("late_due_date", "due_date"):
+            if isinstance(dates, dict) and isinstance(dates.get(key), str):
+                with contextlib.suppress(ValueError):  # not ISO 8601: the rubric's date
+                    released_at = datetime.fromisoformat(dates[key])
+                    break
+    if released_at is None:
+        released_at = results_released_at(spec.late)
+    if released_at is None:
+        return False
+    if released_at.tzinfo is None:
+        released_at = released_at.replace(tzinfo=timezone.utc)
+    return moment >= released_at
 
 
 def _lock(root: Path) -> None:
