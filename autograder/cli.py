@@ -147,7 +147,7 @@ def _parser() -> argparse.ArgumentParser:
         "what is already graded (default: print only)",
     )  # fmt: skip
     grade.add_argument(
-        "--jobs", type=int, default=os.cpu_count() or 2, help="grade this many at once"
+        "--jobs", type=positive_int, default=os.cpu_count() or 2, help="grade this many at once"
     )
     grade.add_argument(
         "--shard", metavar="I/N", help="grade only the I-th of N deterministic shards"
@@ -178,7 +178,7 @@ def _parser() -> argparse.ArgumentParser:
         "--only", nargs="+", default=(), metavar="NAME", help="only these cases"
     )
     check_assessment.add_argument(
-        "--jobs", type=int, default=os.cpu_count() or 2, help="grade this many at once"
+        "--jobs", type=positive_int, default=os.cpu_count() or 2, help="grade this many at once"
     )
     check_assessment.set_defaults(run=_validate)
 
@@ -286,6 +286,17 @@ def _parser() -> argparse.ArgumentParser:
     )
     similarity.set_defaults(run=_similarity)
     return parser
+
+
+def positive_int(text: str) -> int:
+    """The argparse type of a count that must be at least 1 (--jobs): less is a usage error."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
 
 
 def _graded_names(folder: Path, assignment: str | None) -> list[str]:
@@ -494,6 +505,8 @@ def _grade(args: argparse.Namespace) -> int:
     if unknown:
         raise ConfigError(f"unknown --format {unknown[0]!r}; choose from {', '.join(FORMATS)}")
     items = discover(args.submissions, module=spec.module, manifest=args.manifest)
+    if not items:
+        raise ConfigError(_nothing_to_grade(args.submissions, args.manifest, spec.module))
     if args.shard:
         index, _, count = args.shard.partition("/")
         if not (index.isdigit() and count.isdigit()):
@@ -529,6 +542,19 @@ def _grade(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return EXIT_OK  # every submission is recorded, grader errors included
+
+
+def _nothing_to_grade(paths: Sequence[Path], manifest: Path | None, module: str) -> str:
+    """Why `grade` refuses: a CI glob that matched nothing must not look like a graded class."""
+    if manifest is not None:
+        return printable(f"the manifest {manifest} lists no submission")
+    if not paths:
+        return "no submission to grade: name files or folders of them, or give --manifest"
+    searched = ", ".join(str(path) for path in paths)
+    return printable(
+        f"no submission found in {searched}: a submission is a .py, .ipynb or .zip file, or a "
+        f"folder holding {module} or one notebook (names starting with . or _ are skipped)"
+    )
 
 
 def _grade_without_gradebook(assignment: Assignment, items: list[Item], *, verbose: bool) -> int:

@@ -8,7 +8,8 @@ such text harmless for one destination, and does nothing to text that is already
   title or write its clipboard; NUL; BEL) are shown escaped, as `\\x1b`;
 - `xml_text`: characters XML 1.0 forbids are dropped (JUnit files must parse);
 - `spreadsheet_cell`: a cell a spreadsheet would read as a formula gets a leading apostrophe;
-- `file_stem`: a name that is safe as a file name in a results folder.
+- `file_stem`: a name as a file name in a results folder: bounded in bytes, and never one
+  that another name also gets.
 """
 
 from __future__ import annotations
@@ -70,12 +71,48 @@ def spreadsheet_cell(value: Any) -> Any:
     return value
 
 
+MAX_STEM_BYTES = 200
+"""The most UTF-8 bytes of a stem: with the longest suffix the kit appends (`.results.json`) a
+file name stays well under the 255 bytes a path component may hold."""
+DIGEST_CHARS = 16
+"""Hex digits of the digest a spelled name ends in: 64 bits, too many for a student to search
+for a name whose spelling is a classmate's."""
+_VERBATIM = re.compile(r"[a-z0-9_](?:[a-z0-9_ -]*[a-z0-9_-])?")
+"""The names kept as they are. Lower-case ASCII: two of them never differ by case alone (which
+a case-insensitive file system, macOS or Windows, would merge) nor by Unicode normalisation. No
+dot: a name plus one suffix never spells another name plus another (`x.results` + `.json`).
+No leading `-` (an option to a shell tool) nor trailing space (Windows drops it)."""
+_DIGEST_SPELLING = re.compile(rf"-[0-9a-f]{{{DIGEST_CHARS}}}\Z")
+_WINDOWS_DEVICES = frozenset(
+    {"con", "prn", "aux", "nul", *(f"{port}{n}" for port in ("com", "lpt") for n in range(10))}
+)
+"""Names Windows opens as a device, whatever the suffix."""
+
+
 def file_stem(name: str) -> str:
-    """`name` as a file name in a results folder: itself when it is plain, else a safe spelling
-    with a short digest, so that two different names never share a file."""
-    plain = name == storable(name) and not _UNSAFE_IN_NAME.search(name)
-    if plain and name.strip() == name and not name.startswith((".", "-")) and len(name) <= 100:
+    """`name` as a file name in a results folder, at most MAX_STEM_BYTES long: itself when it
+    is plain, else a readable spelling ending in `-` and a digest of the name.
+
+    No two names share a stem, even on a case-insensitive file system: a plain name never ends
+    like a spelling (a name that does is spelled too), and two spellings differ in their
+    digests."""
+    if _kept_verbatim(name):
         return name
-    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:10]
-    safe = _UNSAFE_IN_NAME.sub("_", storable(name))[:80].strip().lstrip(".-")
-    return f"{safe or 'submission'}-{digest}"
+    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:DIGEST_CHARS]
+    readable = _UNSAFE_IN_NAME.sub("_", storable(name)).lstrip(" .-")
+    readable = _cut_utf8(readable, MAX_STEM_BYTES - DIGEST_CHARS - 1).rstrip(" .")
+    return f"{readable or 'submission'}-{digest}"
+
+
+def _kept_verbatim(name: str) -> bool:
+    return (
+        len(name) <= MAX_STEM_BYTES
+        and _VERBATIM.fullmatch(name) is not None
+        and _DIGEST_SPELLING.search(name) is None
+        and name not in _WINDOWS_DEVICES
+    )
+
+
+def _cut_utf8(text: str, limit: int) -> str:
+    """`text`'s longest prefix of at most `limit` UTF-8 bytes (never half a character)."""
+    return text.encode("utf-8")[:limit].decode("utf-8", "ignore")

@@ -211,6 +211,42 @@ def test_cli_grade_prints_the_table_and_writes_every_format(
     assert "name one with --assignment" in capsys.readouterr().err
 
 
+def test_cli_grade_refuses_to_find_nothing(
+    course: Course, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A CI glob that matched nothing, or an empty class folder, must not look like success."""
+    chosen = ["--course", str(course.root), "--assignment", "vectors"]
+    empty = tmp_path / "class"
+    (empty / "_template").mkdir(parents=True)
+    (empty / ".git").mkdir()
+    (empty / "notes.txt").write_text("not a submission")
+    assert main(["grade", str(empty), "--out", str(tmp_path / "out"), *chosen]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"autograder: no submission found in {empty}: a submission is a .py")
+    assert not (tmp_path / "out").exists()
+    assert main(["grade", *chosen]) == 2
+    assert "no submission to grade: name files or folders" in capsys.readouterr().err
+    manifest = tmp_path / "manifest.csv"
+    manifest.write_text("student_id,path,submitted_at\n\n")
+    assert main(["grade", "--manifest", str(manifest), *chosen]) == 2
+    assert f"the manifest {manifest} lists no submission" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("verb", ["grade", "validate"])
+@pytest.mark.parametrize(
+    ("jobs", "problem"),
+    [("0", "must be at least 1, not 0"), ("-1", "must be at least 1, not -1"),
+     ("two", "'two' is not a whole number")],
+)  # fmt: skip
+def test_jobs_must_be_a_positive_count(
+    verb: str, jobs: str, problem: str, course: Course, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main([verb, "--jobs", jobs, "--course", str(course.root)])
+    assert exited.value.code == 2
+    assert f"error: argument --jobs: {problem}" in capsys.readouterr().err
+
+
 def test_grading_the_stubs_gives_zero_and_says_not_implemented(assignment: Assignment) -> None:
     result = grade_submission(assignment, assignment.release_dir)
     assert result.status == "graded" and result.score == 0

@@ -9,18 +9,18 @@ never guessed.
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from autograder.course.bounded_csv import Bounds, Row, read_rows
 from autograder.errors import ConfigError
 
 REQUIRED = ("student_id", "name", "submission")
 OPTIONAL = ("email", "login", "sis_id", "section")
-MAX_ROSTER_BYTES = 8 * 1024 * 1024
 MAX_STUDENTS = 100_000
+ROSTER_BOUNDS = Bounds(max_bytes=8 * 2**20, max_lines=MAX_STUDENTS + 1, max_field_chars=4096)
+"""A roster is a few columns of names and ids for each student, and a header line."""
 
 
 @dataclass(frozen=True)
@@ -48,19 +48,8 @@ class Matching:
 
 def read_roster(path: Path) -> tuple[Student, ...]:
     """The roster at `path`; ConfigError naming the line and the fix for anything wrong."""
-    try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_ROSTER_BYTES + 1)
-    except OSError as error:
-        raise ConfigError(f"the roster {path} cannot be read: {error}") from None
-    if len(data) > MAX_ROSTER_BYTES:
-        raise ConfigError(f"the roster {path} is larger than {MAX_ROSTER_BYTES // 2**20} MiB")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise ConfigError(f"the roster {path} is not UTF-8 text (byte {error.start})") from None
-    rows = csv.reader(io.StringIO(text, newline=""))
-    header = [cell.strip().lower() for cell in next(rows, [])]
+    rows = read_rows(path, "roster", ROSTER_BOUNDS)
+    header = [cell.strip().lower() for cell in rows[0].cells] if rows else []
     missing = [name for name in REQUIRED if name not in header]
     if missing:
         raise ConfigError(
@@ -69,17 +58,19 @@ def read_roster(path: Path) -> tuple[Student, ...]:
         )
     where = {name: header.index(name) for name in (*REQUIRED, *OPTIONAL) if name in header}
     students: list[Student] = []
-    for number, row in enumerate(rows, start=2):
-        if not any(cell.strip() for cell in row):
+    for row in rows[1:]:
+        if not any(cell.strip() for cell in row.cells):
             continue
-        if len(students) >= MAX_STUDENTS:
-            raise ConfigError(f"the roster {path} has more than {MAX_STUDENTS} students")
-        cells = {name: row[i].strip() if i < len(row) else "" for name, i in where.items()}
+        cells = {name: _cell(row, i) for name, i in where.items()}
         if not cells["student_id"]:
-            raise ConfigError(f"the roster {path}, line {number}: student_id is empty")
+            raise ConfigError(f"the roster {path}, line {row.line}: student_id is empty")
         students.append(Student(**cells))
     _refuse_duplicates(path, students)
     return tuple(students)
+
+
+def _cell(row: Row, index: int) -> str:
+    return row.cells[index].strip() if index < len(row.cells) else ""
 
 
 def _refuse_duplicates(path: Path, students: Iterable[Student]) -> None:

@@ -46,7 +46,8 @@ class Sheet:
 
 
 def feedback_path(folder: Path, assignment: str, student: str, suffix: str = ".html") -> Path:
-    """Where a student's feedback file on an assignment is written under `folder`."""
+    """Where a student's feedback file on an assignment is written under `folder` (each name
+    spelled by `file_stem`, as the result files are: bounded, and no two students share one)."""
     return folder / file_stem(assignment) / f"{file_stem(student)}{suffix}"
 
 
@@ -64,14 +65,14 @@ def write_feedback(
     released = results_released_at(spec.late)
     if after_due is None:
         after_due = released is not None and now >= released
-    target = folder / file_stem(spec.name)
-    target.mkdir(parents=True, exist_ok=True)
+    (folder / file_stem(spec.name)).mkdir(parents=True, exist_ok=True)
     written = []
     for entry in entries:
         sheet = make_sheet(entry, spec, after_due=after_due, released=released)
         page = feedback_path(folder, spec.name, entry.student)
         page.write_text(render_html(sheet), encoding="utf-8")
-        page.with_suffix(".md").write_text(render_markdown(sheet), encoding="utf-8")
+        markdown = feedback_path(folder, spec.name, entry.student, ".md")
+        markdown.write_text(render_markdown(sheet), encoding="utf-8")
         written.append(page)
     return written
 
