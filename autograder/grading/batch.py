@@ -7,9 +7,10 @@ finished, so an interrupted batch loses nothing and a re-run grades only what is
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import math
+import sqlite3
+import time
 import uuid
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -19,6 +20,7 @@ from pathlib import Path
 
 from autograder import __version__
 from autograder.course.assignment import Assignment
+from autograder.course.bounded_csv import Bounds, read_rows
 from autograder.course.rubric import LatePolicy
 from autograder.errors import ConfigError
 from autograder.grading.gradebook import Entry, Gradebook
@@ -29,6 +31,8 @@ from autograder.report import FORMATS
 from autograder.safe_text import file_stem, storable
 
 SUBMISSION_SUFFIXES = (".py", ".ipynb", ".zip")
+MANIFEST_BOUNDS = Bounds(max_bytes=16 * 2**20, max_lines=100_001, max_field_chars=4096)
+"""A manifest is a student id, a path (at most PATH_MAX, 4096 bytes) and a time per line."""
 REHEARSAL_PAYS_FROM = 20
 """Submissions per runner from which its rehearsal (serve.py) saves more CPU than it costs:
 it costs about as much as 20 submissions save (bench/README.md)."""
@@ -92,22 +96,33 @@ def _is_submission_folder(folder: Path, module: str) -> bool:
 
 def _from_manifest(manifest: Path) -> list[Item]:
     """A CSV with the columns student_id, path and (optionally) submitted_at in ISO 8601."""
-    with manifest.open(newline="", encoding="utf-8") as handle:
-        rows = list(csv.DictReader(handle))
+    rows = read_rows(manifest, "manifest", MANIFEST_BOUNDS)
+    header = list(rows[0].cells) if rows else []
     items = []
-    for number, row in enumerate(rows, start=2):
-        if not row.get("student_id") or not row.get("path"):
-            raise ConfigError(f"{manifest}:{number}: each row needs student_id and path")
-        path = (manifest.parent / row["path"]).resolve()
-        when = row.get("submitted_at") or None
+    for row in rows[1:]:
+        if not row.cells:
+            continue  # a blank line
+        cells = dict(zip(header, row.cells, strict=False))  # DictReader: short rows too
+        if not cells.get("student_id") or not cells.get("path"):
+            raise ConfigError(f"{manifest}:{row.line}: each row needs student_id and path")
+        path = _manifest_path(manifest, row.line, cells["path"])
+        when = cells.get("submitted_at") or None
         try:
             at = datetime.fromisoformat(when) if when else None
         except ValueError:
             raise ConfigError(
-                f"{manifest}:{number}: submitted_at {when!r} is not ISO 8601"
+                f"{manifest}:{row.line}: submitted_at {when!r} is not ISO 8601"
             ) from None
-        items.append(Item(storable(row["student_id"]), path, at))
+        items.append(Item(storable(cells["student_id"]), path, at))
     return items
+
+
+def _manifest_path(manifest: Path, line: int, written: str) -> Path:
+    """The submission a manifest row names, relative to the manifest's folder."""
+    long = [part for part in Path(written).parts if len(part.encode()) > 255]
+    if long:
+        raise ConfigError(f"{manifest}:{line}: the path names a file longer than 255 bytes")
+    return (manifest.parent / written).resolve()
 
 
 def shard(items: Sequence[Item], index: int, count: int) -> list[Item]:
@@ -190,6 +205,33 @@ def late_penalty(
     )
 
 
+DISK_FULL_RETRIES_S = (0.5, 1, 2, 4, 8, 15)
+"""Waits before each new try of a gradebook write the disk had no room for: a slot that
+filled the disk is removed within moments (slot_quota.py), and then there is room again."""
+
+
+def record_when_there_is_room(
+    book: Gradebook, entry: Entry, rubric: str, source: str | None
+) -> str | None:
+    """Record `entry`; a write the disk has no room for is tried again while room may come
+    back (about half a minute). None when recorded, else what the instructor is told: the
+    submission is not in the gradebook, and the next `grade` grades it again."""
+    for wait in (*DISK_FULL_RETRIES_S, None):
+        try:
+            book.record(entry, rubric_hash=rubric, kit_version=__version__, source=source)
+            return None
+        except sqlite3.OperationalError as error:
+            if "full" not in str(error) and "disk I/O" not in str(error):
+                raise
+            if wait is None:
+                return (
+                    f"{entry.student}: not recorded, the disk of the gradebook is full "
+                    f"({error}): free some room and run grade again to grade it"
+                )
+            time.sleep(wait)
+    return None
+
+
 def grade_class(
     assignment: Assignment,
     items: Sequence[Item],
@@ -232,7 +274,9 @@ def grade_class(
                 result = replace(result, late_penalty=penalty, submitted_at=when)
                 content = hashes.get(item.student, "")
                 entry = Entry(item.student, content, run_id, result, penalty, when, __version__)
-                book.record(entry, rubric_hash=rubric, kit_version=__version__, source=source)
+                problem = record_when_there_is_room(book, entry, rubric, source)
+                if problem is not None:
+                    problems.append(problem)
                 problems += write_result_files(out, item.student, result, formats)
                 graded.append(entry)
                 on_result(entry, len(graded), len(todo))

@@ -12,7 +12,7 @@ import csv
 import json
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -129,7 +129,8 @@ class Gradebook:
         try:
             yield self._connection
         except BaseException:
-            self._connection.execute("ROLLBACK")
+            with suppress(sqlite3.OperationalError):  # SQLite rolled back already (disk full)
+                self._connection.execute("ROLLBACK")
             raise
         self._connection.execute("COMMIT")
 
