@@ -15,7 +15,14 @@ import sympy as sp
 
 from autograder.checks.evaluate import NotEvaluable, evaluate
 from autograder.sandbox import channel
-from autograder.sandbox.codec import MAX_DEPTH, MAX_NODES, CodecError, decode, encode
+from autograder.sandbox.codec import (
+    MAX_ARRAY_BYTES,
+    MAX_DEPTH,
+    MAX_NODES,
+    CodecError,
+    decode,
+    encode,
+)
 
 pos, w = sp.symbols("pos w", real=True)
 
@@ -249,3 +256,121 @@ def test_a_reply_with_millions_of_parts_is_refused_before_it_is_parsed() -> None
         os.close(write)
     grown_mib = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
     assert grown_mib < 200  # parsing it would have taken more than a gigabyte
+
+
+HOSTILE_READER = r"""
+import json, os, sys, time
+from autograder.sandbox import channel
+
+SHAPES = {  # (text, repeats) runs; the runs marked 0 repeat to fill the reply's length
+    "flat": [(b'{"kind":"value","value":[', 1), (b"[],", 0), (b'[]],"mutated":[]}', 1)],
+    "tuple": [(b'{"kind":"value","value":{"$":"tuple","items":[', 1), (b"[],", 0),
+              (b'[]]},"mutated":[]}', 1)],
+    "deep": [(b"[", 0), (b"]", 0)],
+    "brackets": [(b'{"kind":"value","value":"', 1), (b"[[", 0), (b'"}', 1)],
+    "wide": [(b'{"kind":"value","value":"\\ud83d\\ude00', 1), (b"a", 0), (b'"}', 1)],
+    "utf8": [('{"kind":"value","value":"\U0001F600'.encode(), 1), (b"a", 0), (b'"}', 1)],
+    "text": [(b'{"kind":"value","value":"', 1), (b"a", 0), (b'"}', 1)],
+    "costly": [(b'{"kind":"value","value":[', 1), (b'{"a":{}},', 130_000), (b'"', 1), (b"a", 0),
+               (b'"]}', 1)],
+}
+
+def high_water_mib() -> int:
+    with open("/proc/self/status") as status:
+        line = next(line for line in status if line.startswith("VmHWM:"))
+    return int(line.split()[1]) // 1024
+
+def write_reply(fd: int, shape: str, size: int) -> None:
+    # Streamed a megabyte at a time, as a worker could: the writer needs no copy of it either.
+    runs = SHAPES[shape]
+    fixed = sum(len(text) for text, repeats in runs if repeats)
+    filling = [text for text, repeats in runs if not repeats]
+    each = (size - fixed) // sum(len(text) for text in filling)
+    length = fixed + each * sum(len(text) for text in filling)
+    os.write(fd, length.to_bytes(8, "big"))
+    for text, repeats in runs:
+        left = repeats or each
+        while left:
+            count = min(left, (1 << 20) // len(text))
+            view = memoryview(text * count)
+            while view:
+                view = view[os.write(fd, view):]
+            left -= count
+
+shape, size = sys.argv[1], int(sys.argv[2])
+read, write = os.pipe()
+writer = os.fork()
+if writer == 0:
+    os.close(read)
+    try:
+        write_reply(write, shape, size)
+    except BrokenPipeError:  # the reader refused the reply before reading all of it
+        pass
+    os._exit(0)
+os.close(write)
+before = high_water_mib()
+try:
+    reply = channel.receive(read, time.monotonic() + 60)
+    outcome = "accepted" if len(reply["value"]) > size - 100 else "truncated"
+except channel.ChannelGarbage as refused:
+    outcome = type(refused).__name__
+os.close(read)
+os.waitpid(writer, 0)
+print(json.dumps({"outcome": outcome, "grown_mib": high_water_mib() - before}))
+"""
+
+
+@pytest.mark.parametrize(
+    ("shape", "megabytes", "outcome"),
+    [
+        ("flat", 150, "ChannelTooLarge"),  # the reported reply: refused by its length alone
+        ("tuple", 0, "ChannelTooLarge"),  # as long as a reply may be: read, refused by a count
+        ("deep", 0, "ChannelTooLarge"),
+        ("brackets", 0, "ChannelTooLarge"),  # brackets inside a string are counted too
+        ("wide", 0, "ChannelTooLarge"),  # one escape would make Python store 4 bytes a char
+        ("utf8", 0, "ChannelGarbage"),  # `send` writes ASCII only
+        ("costly", 0, "ChannelTooLarge"),  # 390,000 parts are allowed, not with 88 MiB of text
+        ("text", 0, "accepted"),  # a long plain string may cross: it costs twice its length
+    ],
+)
+def test_a_hostile_reply_costs_the_reader_less_than_256_mib(
+    shape: str, megabytes: int, outcome: str
+) -> None:
+    """A reply from a writer process through a real pipe, to the reading side in a fresh
+    process (its own peak is what is measured): refused, or read, while that peak grows by
+    less than 256 MiB (150 MB of `[[],[],…]` took 2 GiB). 0 MB: the longest reply allowed."""
+    import json as json_module
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    size = megabytes * 10**6 or channel.MAX_MESSAGE_BYTES
+    done = subprocess.run(
+        [sys.executable, "-c", HOSTILE_READER, shape, str(size)],
+        capture_output=True, text=True, timeout=120, cwd=Path(__file__).resolve().parents[1],
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    result = json_module.loads(done.stdout)
+    assert result["outcome"] == outcome
+    assert result["grown_mib"] < 256, result
+
+
+def test_the_largest_array_the_codec_sends_crosses_the_channel() -> None:
+    """The message length limit is set by the codec's array limit: a maximal array fits."""
+    import os
+    import threading
+
+    array = np.ones(MAX_ARRAY_BYTES // 8)
+    read, write = os.pipe()
+    sender = threading.Thread(
+        target=channel.send, args=(write, {"kind": "value", "value": encode(array)}), daemon=True
+    )
+    sender.start()
+    try:
+        received = channel.receive(read, time.monotonic() + 60)
+    finally:
+        sender.join(timeout=60)
+        os.close(read)
+        os.close(write)
+    result = decode(received["value"])
+    assert result.shape == array.shape and result.flags.writeable and np.array_equal(result, array)

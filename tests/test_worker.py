@@ -337,3 +337,40 @@ def forge(X):
         assert session.call("forge", (X,), {}) == 1.0
         assert np.array_equal(X, np.ones(3))
         assert session.calls[-1].modified == (0,)  # a forged report costs its author only
+
+
+@pytest.mark.parametrize("megabytes", [150, 80])
+def test_a_reply_too_large_to_read_fails_its_test_and_the_next_call_goes_on(
+    tmp_path: Path, megabytes: int
+) -> None:
+    """Student code that writes its own reply on the worker's channel: `[[],[],…]` of 150 MB
+    (refused by its length before it is read) or 80 MB (read, refused by its count of parts).
+    The call fails as a value too large to send, not as a grader error; a fresh worker goes on."""
+    source = f"""
+import os
+import sys
+
+def hostile():
+    frame = sys._getframe()
+    while "response_fd" not in frame.f_locals:
+        frame = frame.f_back
+    fd, chunk = frame.f_locals["response_fd"], b"[]," * 350_000
+    count = {megabytes} * 10**6 // len(chunk)
+    os.write(fd, (1 + count * len(chunk) + 3).to_bytes(8, "big") + b"[")
+    try:  # streamed: the worker needs no copy of the reply
+        for _ in range(count):
+            os.write(fd, chunk)
+        os.write(fd, b"[]]")
+    except BrokenPipeError:  # refused before it was all read
+        pass
+    os._exit(0)
+
+def fine():
+    return 1
+"""
+    with session_for(tmp_path, source) as session:
+        with pytest.raises(BoundaryRefused, match=r"hostile\(\) returned a value too large or too "
+                           r"complex to send to the grader \(a message of "):  # fmt: skip
+            session.call("hostile", (), {})
+        assert session.call("fine", (), {}) == 1
+        assert session.events == ["garbage"]
