@@ -27,6 +27,7 @@ from autograder.grading.feedback import SubmissionImportError
 from autograder.sandbox import channel, codec
 from autograder.sandbox.isolation import Isolation
 from autograder.sandbox.limits import Limits
+from autograder.sandbox.slot_quota import SlotWatch
 from autograder.sandbox.zygote import STARTUP_ALLOWANCE_S, Zygote, ZygoteFailed
 
 
@@ -74,12 +75,18 @@ class _Output:
                 self.dropped += max(len(chunk) - max(room, 0), 0)
         os.close(fd)
 
-    def text(self) -> str:
+    def text(self, upto: int | None = None) -> str:
+        """What was kept, or its first `upto` bytes (a `mark()` made earlier)."""
         with self.lock:
-            text = self.kept.decode("utf-8", "replace")
-            if self.dropped:
+            text = self.kept[:upto].decode("utf-8", "replace")
+            if self.dropped and upto is None:
                 text += f"\n[… {self.dropped} more bytes of output were dropped]"
             return text
+
+    def mark(self) -> int:
+        """How much is kept now: the output so far is `text(mark)`."""
+        with self.lock:
+            return len(self.kept)
 
 
 class StudentSession:
@@ -114,6 +121,9 @@ class StudentSession:
         self._callables: set[str] = set()
         self._hanging: dict[str, str] = {}
         """Functions that timed out once: not called again, to save the submission's budget."""
+        self._slot_watch: SlotWatch | None = None
+        """Without bwrap: the trusted side's watch over the slot's size (slot_quota.py)."""
+        self._disk_exceeded: str | None = None
         self.rlimits: list[str] = []
         self.calls: list[Call] = []
         """Every successful call and constant read, for diagnosing a failed test."""
@@ -159,6 +169,9 @@ class StudentSession:
 
     def _ask(self, request: dict[str, Any], what: str) -> tuple[Any, list[Any]]:
         name = str(request["name"])
+        if self._disk_exceeded is not None:
+            self._remove_full_slot()
+            raise StudentCrash(f"not run: {self._disk_exceeded}, so the submission was stopped")
         if name in self._hanging:
             raise StudentTimeout(
                 f"not run: {self._hanging[name]} earlier, so {name} is not called again"
@@ -191,8 +204,18 @@ class StudentSession:
             raise StudentTimeout(f"{message}: does it loop forever?") from None
         except (channel.ChannelClosed, BrokenPipeError):
             code = self._stop("crash")
+            if self._disk_exceeded is not None:
+                self._remove_full_slot()
+                raise StudentCrash(f"{self._disk_exceeded} (during {what})") from None
             raise StudentCrash(
                 f"your code ended the worker process {_how(code)} during {what}"
+            ) from None
+        except channel.ChannelTooLarge as refused:  # the student's value, not a broken worker
+            self._stop("garbage")  # the rest of the message is still in the pipe
+            raise BoundaryRefused(
+                f"{what} returned a value too large or too complex to send to the grader "
+                f"({refused}): return what the docstring says, in at most "
+                f"{codec.MAX_NODES} parts or an array of at most {codec.MAX_ARRAY_BYTES >> 20} MiB"
             ) from None
         except channel.ChannelGarbage as garbage:
             self._stop("garbage")
@@ -257,6 +280,7 @@ class StudentSession:
             for fd in (request_read, response_write, output_write):
                 os.close(fd)
         self._fds = (request_write, response_read)
+        self._watch_slot()
         self._drainer = threading.Thread(target=self.output.drain, args=(output_read,), daemon=True)
         self._drainer.start()
         try:
@@ -267,6 +291,9 @@ class StudentSession:
                 f"the worker ended {_how(code)} while importing {self.submission.name}: does it "
                 "call exit(), os._exit() or loop forever at import time?"
             )
+            if self._disk_exceeded is not None:
+                self._remove_full_slot()
+                self._import_error = f"{self._disk_exceeded} (while importing it)"
             raise StudentCrash(self._import_error) from None
         self.rlimits = list(hello.get("rlimits", [])) if isinstance(hello, dict) else []
         if isinstance(hello, dict) and hello.get("unconfined"):
@@ -276,6 +303,46 @@ class StudentSession:
             self._import_error = str(hello["import_error"])[:MESSAGE_LIMIT]
             self._stop("import_error")
             raise SubmissionImportError(self._import_error)
+
+    def _watch_slot(self) -> None:
+        """Without bwrap's size-capped /tmp, watch the slot from here (once per session)."""
+        if self.isolation.bwrap or self._slot_watch is not None:
+            return
+        self._slot_watch = SlotWatch(
+            self.zygote.workdir_in_worker,
+            max_bytes=self.limits.disk_mb * 2**20,
+            disk_mb=self.limits.disk_mb,
+            exceeded=self._slot_full,
+        )
+
+    def _slot_full(self, message: str) -> None:
+        """From the watch's thread: stop the worker now; the calling thread then reports it."""
+        self._disk_exceeded = message
+        pid = self._pid
+        if pid is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(pid, signal.SIGKILL)
+
+    def fresh_worker(self) -> None:
+        """End the worker, if one ran, with everything it left: its processes, its files (the
+        slot and a private /tmp). The next call starts a fresh worker in a fresh copy of the
+        submission, which imports the module anew and so finds nothing the calls before it
+        left, in the module's state or on disk."""
+        if self._pid is None and not self.events:
+            return  # no worker ran yet: nothing to forget
+        self._stop("fresh")
+        with contextlib.suppress(ZygoteFailed):  # killed with its sandbox: a new one is fresh
+            self.zygote.end(None)
+
+    def _remove_full_slot(self) -> None:
+        """A slot past its quota goes at once, with every process the workers left: the disk
+        it fills may be the gradebook's."""
+        if "disk" in self.events:
+            return
+        self.events.append("disk")
+        self._stop("disk")
+        with contextlib.suppress(ZygoteFailed):
+            self.zygote.end(None)
 
     def _stop(self, reason: str) -> int | None:
         """Kill the worker and everything it started; return its exit code."""
@@ -297,6 +364,8 @@ class StudentSession:
         return code
 
     def close(self) -> None:
+        if self._slot_watch is not None:
+            self._slot_watch.close()
         self._stop("closed")
         if self._own_zygote:
             self.zygote.close()

@@ -91,6 +91,20 @@ def available() -> bool:
     return landlock_abi() >= 1 and seccomp_usable()
 
 
+def scope_only() -> list[str]:
+    """Under bubblewrap, which gives the file system, network and PID namespace: Landlock's
+    scopes alone (ABI 6), so that a worker of the grader's own user cannot signal the zygote
+    that shares its PID namespace (`kill(-1)`) nor reach an abstract socket outside its
+    domain. The layers applied."""
+    from autograder.sandbox.landlock_ruleset import restrict_self
+
+    try:
+        restrict_self(handled_fs=0, allowed=[], scoped=True)
+    except Exception as error:
+        raise ConfinementFailed(f"{type(error).__name__}: {error}") from error
+    return ["landlock_scopes"]
+
+
 def confine(*, readable: Sequence[str], writable: Sequence[str], scoped: bool) -> list[str]:
     """Confine this process (and all it will start): read-only `readable`, read-write
     `writable`, nothing else of the file system; no socket, no tracing, no signal or limit

@@ -50,12 +50,16 @@ class Isolation:
     """The uid workers drop to (when `drop_user`): this runner's own."""
     landlock: bool = False
     """Without bwrap: the worker confines itself with Landlock and seccomp (confine.py)."""
+    scopes: bool = False
+    """Under bwrap: the worker also takes Landlock's signal and abstract-socket scopes."""
 
     @property
     def layers(self) -> list[str]:
         layers = ["process", "rlimits"]
         if self.bwrap:
             layers.append("bwrap")
+        if self.scopes:
+            layers.append("landlock_scopes")
         if self.landlock:
             layers += ["landlock", "seccomp"]
         if self.drop_user:
@@ -64,7 +68,10 @@ class Isolation:
 
     def confinement(self, slot: str) -> dict[str, Any] | None:
         """What the worker confines itself to (Landlock's allow-lists, and whether its scopes
-        or seccomp confine signals), or None under bwrap."""
+        or seccomp confine signals); under bwrap, Landlock's scopes alone, where the kernel has
+        them."""
+        if self.scopes:
+            return {"scopes_only": True}
         if not self.landlock:
             return None
         from autograder.sandbox.confine import SCOPES_FROM_ABI, devices, landlock_abi
@@ -181,7 +188,14 @@ def choose(
         tmp_bytes=tmp_mb * 2**20,
         worker_uid=WORKER_UID_BASE + os.getpid() if drop else None,
         landlock=landlock,
+        scopes=bwrap is not None and _scopes_available(),
     )
+
+
+def _scopes_available() -> bool:
+    from autograder.sandbox.confine import SCOPES_FROM_ABI, landlock_abi
+
+    return landlock_abi() >= SCOPES_FROM_ABI
 
 
 def unconfinable_message(hidden: Sequence[Path]) -> str:

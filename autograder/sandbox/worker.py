@@ -95,10 +95,11 @@ def serve(request_fd: int, response_fd: int, config: dict[str, Any]) -> int:
         os.setuid(drop_uid)
     os.umask(0o077)
     if config.get("confine"):
-        from autograder.sandbox.confine import ConfinementFailed, confine
+        from autograder.sandbox.confine import ConfinementFailed, confine, scope_only
 
         try:
-            applied += confine(**config["confine"])
+            chosen = config["confine"]
+            applied += scope_only() if chosen.get("scopes_only") else confine(**chosen)
         except ConfinementFailed as failed:  # no student code runs unconfined
             channel.send(response_fd, {"ready": False, "unconfined": str(failed)[:500]})
             return 1
