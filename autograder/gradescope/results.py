@@ -54,7 +54,7 @@ def gradescope_results(
         "visibility": "after_due_date" if hold_back else "visible",
         "stdout_visibility": "hidden",
         "tests": tests,
-        "extra_data": {"isolation": list(result.isolation), "student_output": result.output},
+        "extra_data": {"isolation": list(result.isolation), "student_output": result.shown_output},
     }
 
 

@@ -344,8 +344,12 @@ HISTORY_BYTES = 64 * 1024 * 1024
 
 
 def _size(call: Call) -> int:
+    """About the bytes a call's values hold: arrays, and the texts a student may return."""
     values = [*call.args, *call.kwargs.values(), call.result]
-    return 256 + sum(int(getattr(v, "nbytes", 0) or 0) for v in values)
+    return 256 + sum(
+        len(v) if isinstance(v, (str, bytes)) else int(getattr(v, "nbytes", 0) or 0)
+        for v in values
+    )
 
 
 def _is_hidden(item: pytest.Item) -> bool:

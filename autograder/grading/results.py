@@ -119,7 +119,10 @@ class SubmissionResult:
     message: str | None = None
     """Why a submission is ungradable, or what went wrong in the grader."""
     output: str = ""
-    """What the student's code printed (capped)."""
+    """What the student's code printed (capped): the instructor's to read."""
+    shown_output: str = ""
+    """What it printed while the tests shown at once ran: all a student-facing result may
+    carry (what it printed later may repeat a hidden test's inputs)."""
     notes: tuple[str, ...] = ()
     late_penalty: float = 0.0
     """Points the rubric's late policy takes off `score`."""

@@ -122,6 +122,7 @@ class Runner:
             duration_s=round(time.monotonic() - started, 3),
             tests=tests,
             output=data["output"],
+            shown_output=data.get("shown_output", ""),
             notes=submission.notes,
         )
 

@@ -42,6 +42,7 @@ from autograder.checks.symbolic import configure as configure_symbolic
 from autograder.course.assignment import Assignment
 from autograder.course.course import Course
 from autograder.course.rubric import AssignmentSpec
+from autograder.grading.disclosure import SHOWN_AT_ONCE
 from autograder.grading.proxy import StudentProxy
 from autograder.grading.pytest_plugin import GradingContext, input_watch, recorder
 from autograder.sandbox.client import StudentSession
@@ -235,11 +236,12 @@ class ServeLoop:
             os.setpgid(0, 0)  # the runner can end this child and its bounded helpers together
             die_with_parent()
             limit_address_space(CHILD_MEMORY_MB)
-            student = self._run_tests(session, module)
+            student, shown_upto = self._run_tests(session, module)
             data = {
                 "tests": recorder(session.config).records(),
                 "isolation": self.isolation.layers,
                 "output": student.output.text(),
+                "shown_output": student.output.text(shown_upto),
                 "worker_events": student.events,
             }
             _verdicts_file(results).write_text(json.dumps(memo.learnt()), encoding="utf-8")
@@ -253,8 +255,11 @@ class ServeLoop:
                 sys.stderr.flush()
             os._exit(code)
 
-    def _run_tests(self, session: pytest.Session, module: Path) -> StudentSession:
-        """Every collected test, on the submission at `module`, in this process."""
+    def _run_tests(
+        self, session: pytest.Session, module: Path
+    ) -> tuple[StudentSession, int | None]:
+        """Every collected test, on the submission at `module`, in this process; and where
+        in its output the tests shown at once end (None: they are all there is)."""
         student = StudentSession(
             submission=module,
             module_name=self.spec.module_name,
@@ -266,6 +271,7 @@ class ServeLoop:
         self.context.calls = student.calls
         self.context.reset()
         input_watch(session.config).reset()
+        shown_upto = None
         with student:
             items = session.items
             group = None
@@ -273,10 +279,12 @@ class ServeLoop:
                 disclosure = self.context.disclosure(item)
                 if disclosure != group:  # a worker that imports the module anew: it holds
                     student.fresh_worker()  # nothing of the calls of the group before
+                    if group == SHOWN_AT_ONCE:
+                        shown_upto = student.output.mark()
                     group = disclosure
                 following = items[index + 1] if index + 1 < len(items) else None
                 item.ihook.pytest_runtest_protocol(item=item, nextitem=following)
-        return student
+        return student, shown_upto
 
     def _clear_slot(self) -> None:
         """End every worker process, remove the slot and empty the sandbox's /tmp (all through
