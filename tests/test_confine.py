@@ -27,6 +27,7 @@ scoped = sys.argv[6] == "1"
 os.setsid()
 confine(readable=["/usr", sys.prefix, sys.base_prefix, sys.argv[1]], writable=[slot], scoped=scoped)
 seen = {}
+pair = socket.socketpair()
 def attempt(name, action):
     try:
         action()
@@ -45,9 +46,35 @@ attempt("abstract_socket", lambda: connect("\0" + abstract))
 attempt("tcp", lambda: socket.create_connection(("127.0.0.1", 9), timeout=1))
 attempt("prlimit_victim", lambda: resource.prlimit(victim, resource.RLIMIT_NOFILE, (1, 1)))
 attempt("read_outside", lambda: open(path + ".txt").read())
+attempt("chmod_outside", lambda: os.chmod(path + ".txt", 0o777))
+attempt("priority_victim", lambda: os.setpriority(os.PRIO_PROCESS, victim, 19))
+attempt("priority_user", lambda: os.setpriority(os.PRIO_USER, 0, 19))
+attempt("affinity_victim", lambda: os.sched_setaffinity(victim, {0}))
+def sigio():  # the kernel would send SIGIO (or any signal) to the owner of a pipe
+    import fcntl
+    r, w = os.pipe()
+    fcntl.fcntl(r, fcntl.F_SETOWN, victim)
+attempt("sigio_owner", sigio)
+def datagram():  # a datagram pair still addresses a name
+    a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+    a.sendto(b"x", path)
+attempt("datagram_pair", datagram)
+attempt("bind_abstract", lambda: pair[0].bind("\0" + abstract + "-taken"))
+attempt("memfd", lambda: os.memfd_create("hidden"))
+def sysv():
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.msgget(0, 0o1600) < 0:  # IPC_PRIVATE, IPC_CREAT
+        raise OSError(ctypes.get_errno(), "msgget")
+attempt("sysv_queue", sysv)
+def namespace():
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.unshare(0x10000000) < 0:  # CLONE_NEWUSER
+        raise OSError(ctypes.get_errno(), "unshare")
+attempt("user_namespace", namespace)
 attempt("own_limit", lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (50, 50)))
 attempt("own_group", lambda: os.kill(0, 0))
-pair = socket.socketpair()
 attempt("socketpair", lambda: pair[0].send(b"x") and pair[1].recv(1))
 attempt("write_slot", lambda: open(os.path.join(slot, "f"), "w").write("x"))
 signal.signal(signal.SIGUSR2, lambda *a: seen.__setitem__("raised_self", "done"))
@@ -104,7 +131,9 @@ def test_a_confined_process_reaches_nothing_outside_itself(scoped: bool, tmp_pat
             for listener in listeners:
                 listener.close()
     refused = ("kill_victim", "killpg_victim", "path_socket", "abstract_socket", "tcp",
-               "prlimit_victim", "read_outside")  # fmt: skip
+               "prlimit_victim", "read_outside", "chmod_outside", "priority_victim",
+               "priority_user", "affinity_victim", "sigio_owner", "datagram_pair",
+               "bind_abstract", "memfd", "sysv_queue", "user_namespace")  # fmt: skip
     for name in refused:
         assert seen[name] in ("PermissionError", "ProcessLookupError"), (name, seen)
     # kill(-1) reaches no one but the caller's own domain (Linux never signals the caller)

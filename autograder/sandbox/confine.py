@@ -42,8 +42,34 @@ DENIED_SYSCALLS = (
     "io_uring_setup", "io_uring_enter", "io_uring_register", "kexec_load", "kexec_file_load",
     "init_module", "finit_module", "delete_module", "reboot", "swapon", "swapoff", "syslog",
     "acct", "quotactl", "name_to_handle_at", "open_by_handle_at", "personality",
+    # Landlock governs opening and making files, not their metadata: no mode, owner, time or
+    # extended attribute of any file (outside the slot they are the grader's)
+    "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat",
+    "utime", "utimes", "utimensat", "futimesat", "setxattr", "lsetxattr", "fsetxattr",
+    "removexattr", "lremovexattr", "fremovexattr",
+    # state that outlives the worker (and the submission): System V and POSIX IPC; memory
+    # RLIMIT_AS does not count
+    "msgget", "semget", "shmget", "mq_open", "memfd_create", "memfd_secret",
+    # sockets other than a connected stream pair: no name to bind or reach
+    "bind", "connect", "listen", "accept", "accept4",
+    # scheduling of another process (pid 0, itself, stays allowed below)
+    "ioprio_set", "process_madvise", "pidfd_open",
 )  # fmt: skip
 """Calls a worker has no use for and an escape could: each fails with EPERM."""
+ONLY_ITSELF = ("prlimit64", "sched_setscheduler", "sched_setparam", "sched_setaffinity",
+               "sched_setattr")  # fmt: skip
+"""Calls whose first argument is a process: the worker's own (0) only."""
+NAMESPACE_FLAGS = (0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000,
+                   0x40000000, 0x00000080)  # fmt: skip
+"""CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET, NEWTIME: no clone() may
+make a namespace (clone3 hides its flags in memory, so it is refused as unknown: ENOSYS, and
+the C library falls back to clone)."""
+SOCKET_TYPES_DENIED = (2, 3, 4, 5, 10)
+"""SOCK_DGRAM, RAW, RDM, SEQPACKET, PACKET: a socketpair of these can still send to a name."""
+SOCK_TYPE_MASK = 0xF
+F_SETOWN, F_SETOWN_EX, F_SETSIG = 8, 15, 10
+FIOSETOWN, SIOCSPGRP = 0x8901, 0x8902
+"""fcntl and ioctl requests that have the kernel signal another process (SIGIO) for us."""
 
 
 class ConfinementFailed(Exception):
@@ -91,47 +117,53 @@ def available() -> bool:
     return landlock_abi() >= 1 and seccomp_usable()
 
 
-def scope_only() -> list[str]:
-    """Under bubblewrap, which gives the file system, network and PID namespace: Landlock's
-    scopes alone (ABI 6), so that a worker of the grader's own user cannot signal the zygote
-    that shares its PID namespace (`kill(-1)`) nor reach an abstract socket outside its
-    domain. The layers applied."""
-    from autograder.sandbox.landlock_ruleset import restrict_self
+def confine(
+    *,
+    readable: Sequence[str] | None,
+    writable: Sequence[str] = (),
+    scoped: bool,
+    seccomp: bool = True,
+) -> list[str]:
+    """Confine this process (and all it will start); the layers applied.
 
-    try:
-        restrict_self(handled_fs=0, allowed=[], scoped=True)
-    except Exception as error:
-        raise ConfinementFailed(f"{type(error).__name__}: {error}") from error
-    return ["landlock_scopes"]
-
-
-def confine(*, readable: Sequence[str], writable: Sequence[str], scoped: bool) -> list[str]:
-    """Confine this process (and all it will start): read-only `readable`, read-write
-    `writable`, nothing else of the file system; no socket, no tracing, no signal or limit
-    beyond its own processes (`scoped`: by Landlock's scopes, else by seccomp, as the grader
-    chose from the kernel's ABI). The layers applied."""
+    `readable` (read-only) and `writable` (read-write): the only files it may open, by
+    Landlock; None under bwrap, whose allow-listed file system does that already. `scoped`:
+    Landlock's signal and abstract-socket scopes (under bwrap too: a worker of the grader's
+    own user would otherwise signal the zygote that shares its PID namespace). `seccomp`: the
+    filter of the module's docstring, which confines signals itself where there are no scopes.
+    """
     import pyseccomp
     from landlock.plumbing import FSAccess
 
     from autograder.sandbox.landlock_ruleset import restrict_self
 
+    layers = []
     try:
-        syscalls = _seccomp_filter(pyseccomp, confine_signals=not scoped)
-        files = FSAccess.all()
-        read = FSAccess.READ_FILE | FSAccess.READ_DIR | FSAccess.EXECUTE
-        allowed = [
-            (path, int(read if os.path.isdir(path) else read & FSAccess.all_file()))
-            for path in readable
-            if os.path.exists(path)
-        ]
-        allowed += [
-            (path, int(files if os.path.isdir(path) else FSAccess.all_file())) for path in writable
-        ]
-        restrict_self(handled_fs=int(files), allowed=allowed, scoped=scoped)
-        syscalls.load()
+        syscalls = _seccomp_filter(pyseccomp, confine_signals=not scoped) if seccomp else None
+        if readable is not None:
+            files = FSAccess.all()
+            read = FSAccess.READ_FILE | FSAccess.READ_DIR | FSAccess.EXECUTE
+            allowed = [
+                (path, int(read if os.path.isdir(path) else read & FSAccess.all_file()))
+                for path in readable
+                if os.path.exists(path)
+            ]
+            allowed += [
+                (path, int(files if os.path.isdir(path) else FSAccess.all_file()))
+                for path in writable
+            ]
+            restrict_self(handled_fs=int(files), allowed=allowed, scoped=scoped)
+            layers.append("landlock")
+        elif scoped:
+            restrict_self(handled_fs=0, allowed=[], scoped=True)
+        if scoped:
+            layers.append("landlock_scopes")
+        if syscalls is not None:
+            syscalls.load()
+            layers.append("seccomp")
     except Exception as error:
         raise ConfinementFailed(f"{type(error).__name__}: {error}") from error
-    return ["landlock", "seccomp"]
+    return layers
 
 
 SIGNAL_SYSCALLS_TO_SELF = ("tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo")
@@ -145,10 +177,25 @@ def _seccomp_filter(pyseccomp: Any, *, confine_signals: bool) -> Any:
     syscalls = pyseccomp.SyscallFilter(pyseccomp.ALLOW)
     denied = pyseccomp.ERRNO(errno.EPERM)
     syscalls.add_rule(pyseccomp.ERRNO(errno.EACCES), "socket")
-    syscalls.add_rule(denied, "prlimit64", pyseccomp.Arg(0, pyseccomp.NE, 0))
     for name in DENIED_SYSCALLS:
         with contextlib.suppress(OSError, ValueError, RuntimeError):  # unknown on this arch
             syscalls.add_rule(denied, name)
+    with contextlib.suppress(OSError, ValueError, RuntimeError):
+        syscalls.add_rule(pyseccomp.ERRNO(errno.ENOSYS), "clone3")
+    for name in ONLY_ITSELF:
+        syscalls.add_rule(denied, name, pyseccomp.Arg(0, pyseccomp.NE, 0))
+    for which in (0, 1):  # setpriority(PRIO_PROCESS, 0, …) alone: no group, user or other pid
+        syscalls.add_rule(denied, "setpriority", pyseccomp.Arg(which, pyseccomp.NE, 0))
+    for flag in NAMESPACE_FLAGS:
+        syscalls.add_rule(denied, "clone", pyseccomp.Arg(0, pyseccomp.MASKED_EQ, flag, flag))
+    for kind in SOCKET_TYPES_DENIED:
+        syscalls.add_rule(
+            denied, "socketpair", pyseccomp.Arg(1, pyseccomp.MASKED_EQ, SOCK_TYPE_MASK, kind)
+        )
+    for command in (F_SETOWN, F_SETOWN_EX, F_SETSIG):
+        syscalls.add_rule(denied, "fcntl", pyseccomp.Arg(1, pyseccomp.EQ, command))
+    for request in (FIOSETOWN, SIOCSPGRP):
+        syscalls.add_rule(denied, "ioctl", pyseccomp.Arg(1, pyseccomp.EQ, request))
     if confine_signals:
         syscalls.add_rule(denied, "kill", pyseccomp.Arg(0, pyseccomp.NE, 0))
         me = os.getpid()

@@ -32,6 +32,8 @@ from typing import Any
 WORKER_UID_BASE = 0x70000000
 """Workers drop to WORKER_UID_BASE + the runner's pid: unique among running graders, and far
 above any account's uid."""
+SHM_BYTES = 8 * 2**20
+"""The sandbox's /dev/shm (POSIX semaphores and shared memory of a student's multiprocessing)."""
 SANDBOX_WORKDIR = "/tmp/submission"
 SANDBOX_INBOX = "/tmp/inbox"
 
@@ -49,38 +51,39 @@ class Isolation:
     worker_uid: int | None = None
     """The uid workers drop to (when `drop_user`): this runner's own."""
     landlock: bool = False
-    """Without bwrap: the worker confines itself with Landlock and seccomp (confine.py)."""
+    """Without bwrap: the worker confines its file access with Landlock (confine.py)."""
     scopes: bool = False
-    """Under bwrap: the worker also takes Landlock's signal and abstract-socket scopes."""
+    """The worker takes Landlock's signal and abstract-socket scopes (Linux 6.12+)."""
+    seccomp: bool = False
+    """The worker filters its system calls (confine.py): with Landlock, and under bwrap where
+    libseccomp is at hand."""
 
     @property
     def layers(self) -> list[str]:
         layers = ["process", "rlimits"]
         if self.bwrap:
             layers.append("bwrap")
+        if self.landlock:
+            layers.append("landlock")
         if self.scopes:
             layers.append("landlock_scopes")
-        if self.landlock:
-            layers += ["landlock", "seccomp"]
+        if self.seccomp:
+            layers.append("seccomp")
         if self.drop_user:
             layers.append("unprivileged_user")
         return layers
 
     def confinement(self, slot: str) -> dict[str, Any] | None:
-        """What the worker confines itself to (Landlock's allow-lists, and whether its scopes
-        or seccomp confine signals); under bwrap, Landlock's scopes alone, where the kernel has
-        them."""
-        if self.scopes:
-            return {"scopes_only": True}
-        if not self.landlock:
+        """What the worker confines itself to (confine.confine's arguments), or None."""
+        if not (self.landlock or self.scopes or self.seccomp):
             return None
-        from autograder.sandbox.confine import SCOPES_FROM_ABI, devices, landlock_abi
+        files: dict[str, Any] = {"readable": None}
+        if self.landlock:
+            from autograder.sandbox.confine import devices
 
-        return {
-            "readable": [str(p) for p in _allowed_folders()],
-            "writable": [slot, *devices()],
-            "scoped": landlock_abi() >= SCOPES_FROM_ABI,
-        }
+            readable = [str(p) for p in _allowed_folders()]
+            files = {"readable": readable, "writable": [slot, *devices()]}
+        return {**files, "scoped": self.scopes, "seccomp": self.seccomp}
 
     def inbox_in_worker(self, inbox: Path) -> str:
         return SANDBOX_INBOX if self.bwrap else str(inbox)
@@ -98,6 +101,8 @@ class Isolation:
             return list(command)
         argv = [self.bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts"]
         argv += ["--die-with-parent", "--new-session", "--dev", "/dev", "--proc", "/proc"]
+        argv += ["--perms", "1777", "--size", str(SHM_BYTES), "--tmpfs", "/dev/shm"]
+        argv += ["--remount-ro", "/dev"]  # its own tmpfs, in memory and unbounded: read-only
         argv += ["--perms", "1777", "--size", str(self.tmp_bytes), "--tmpfs", "/tmp"]
         for link in SYSTEM_LINKS:
             target = Path(link)
@@ -188,8 +193,15 @@ def choose(
         tmp_bytes=tmp_mb * 2**20,
         worker_uid=WORKER_UID_BASE + os.getpid() if drop else None,
         landlock=landlock,
-        scopes=bwrap is not None and _scopes_available(),
+        scopes=(bwrap is not None or landlock) and _scopes_available(),
+        seccomp=landlock or (bwrap is not None and seccomp_usable()),
     )
+
+
+def seccomp_usable() -> bool:
+    from autograder.sandbox.confine import seccomp_usable as usable
+
+    return usable()
 
 
 def _scopes_available() -> bool:

@@ -95,11 +95,10 @@ def serve(request_fd: int, response_fd: int, config: dict[str, Any]) -> int:
         os.setuid(drop_uid)
     os.umask(0o077)
     if config.get("confine"):
-        from autograder.sandbox.confine import ConfinementFailed, confine, scope_only
+        from autograder.sandbox.confine import ConfinementFailed, confine
 
         try:
-            chosen = config["confine"]
-            applied += scope_only() if chosen.get("scopes_only") else confine(**chosen)
+            applied += confine(**config["confine"])
         except ConfinementFailed as failed:  # no student code runs unconfined
             channel.send(response_fd, {"ready": False, "unconfined": str(failed)[:500]})
             return 1
