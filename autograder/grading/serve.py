@@ -31,6 +31,7 @@ import sys
 import tempfile
 import time
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any, Literal
 
@@ -236,7 +237,7 @@ class ServeLoop:
             os.setpgid(0, 0)  # the runner can end this child and its bounded helpers together
             die_with_parent()
             limit_address_space(CHILD_MEMORY_MB)
-            student, shown_upto = self._run_tests(session, module)
+            student, shown_upto = self._run_tests(session, module, results)
             data = {
                 "tests": recorder(session.config).records(),
                 "isolation": self.isolation.layers,
@@ -256,7 +257,7 @@ class ServeLoop:
             os._exit(code)
 
     def _run_tests(
-        self, session: pytest.Session, module: Path
+        self, session: pytest.Session, module: Path, results: Path | None = None
     ) -> tuple[StudentSession, int | None]:
         """Every collected test, on the submission at `module`, in this process; and where
         in its output the tests shown at once end (None: they are all there is)."""
@@ -266,6 +267,7 @@ class ServeLoop:
             limits=self.spec.limits,
             isolation=self.isolation,
             zygote=self.zygote,
+            on_disk_lost=None if results is None else _stop_as_grader_error(results),
         )
         self.context.student = StudentProxy(student)
         self.context.calls = student.calls
@@ -281,6 +283,8 @@ class ServeLoop:
                     student.fresh_worker()  # nothing of the calls of the group before
                     if group == SHOWN_AT_ONCE:
                         shown_upto = student.output.mark()
+                    elif group is None and disclosure != SHOWN_AT_ONCE:
+                        shown_upto = 0  # no test is shown at once: none of its output is
                     group = disclosure
                 following = items[index + 1] if index + 1 < len(items) else None
                 item.ihook.pytest_runtest_protocol(item=item, nextitem=following)
@@ -340,6 +344,27 @@ def limit_address_space(extra_mb: int) -> None:
                         .split()[1])  # fmt: skip
         limit = (mapped_kb + extra_mb * 1024) * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, resource.getrlimit(resource.RLIMIT_AS)[1]))
+
+
+DISK_LOST_EXIT = 75
+"""A test child's exit code when it stopped its submission for the room the disk lost."""
+
+
+def _stop_as_grader_error(results: Path) -> Callable[[str], None]:
+    """End the test child at once, saying why: the submission becomes a grader error (graded
+    again by the next run), not a score, since the room may have gone to another submission
+    graded at the same time."""
+
+    def stop(message: str) -> None:
+        with contextlib.suppress(OSError):
+            _failure_file(results).write_text(
+                f"the grader stopped this submission: {message}; it is graded again by the "
+                "next run (with --jobs 1 if another submission took the room)",
+                encoding="utf-8",
+            )
+        os._exit(DISK_LOST_EXIT)
+
+    return stop
 
 
 def _verdicts_file(results: Path) -> Path:

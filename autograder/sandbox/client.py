@@ -15,6 +15,7 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -100,9 +101,13 @@ class StudentSession:
         limits: Limits,
         isolation: Isolation,
         zygote: Zygote | None = None,
+        on_disk_lost: Callable[[str], None] | None = None,
     ) -> None:
         """`zygote`: a running one whose inbox holds the submission (the caller keeps
-        and closes it); by default the session starts its own."""
+        and closes it); by default the session starts its own. `on_disk_lost`: what to do,
+        once the worker is stopped, when the slot's disk lost room its folder does not show
+        (the grader's runner makes the submission a grader error); by default the student's
+        stop, as a full slot is."""
         self.submission = submission
         self.module_name = module_name
         self.limits = limits
@@ -121,6 +126,7 @@ class StudentSession:
         self._callables: set[str] = set()
         self._hanging: dict[str, str] = {}
         """Functions that timed out once: not called again, to save the submission's budget."""
+        self._on_disk_lost = on_disk_lost
         self._slot_watch: SlotWatch | None = None
         """Without bwrap: the trusted side's watch over the slot's size (slot_quota.py)."""
         self._disk_exceeded: str | None = None
@@ -313,6 +319,7 @@ class StudentSession:
             max_bytes=self.limits.disk_mb * 2**20,
             disk_mb=self.limits.disk_mb,
             exceeded=self._slot_full,
+            disk_lost=self._disk_lost,
         )
 
     def _slot_full(self, message: str) -> None:
@@ -322,6 +329,13 @@ class StudentSession:
         if pid is not None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(pid, signal.SIGKILL)
+
+    def _disk_lost(self, message: str) -> None:
+        """From the watch's thread: the disk lost room no slot shows (which submission took
+        it cannot be told when several run at once)."""
+        self._slot_full(message)
+        if self._on_disk_lost is not None:
+            self._on_disk_lost(message)
 
     def fresh_worker(self) -> None:
         """End the worker, if one ran, with everything it left: its processes, its files (the
