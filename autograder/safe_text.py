@@ -99,7 +99,7 @@ def file_stem(name: str) -> str:
     if _kept_verbatim(name):
         return name
     digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:DIGEST_CHARS]
-    readable = _UNSAFE_IN_NAME.sub("_", storable(name)).lstrip(" .-")
+    readable = _UNSAFE_IN_NAME.sub("_", storable(name)).replace(".", "_").lstrip(" -")
     readable = _cut_utf8(readable, MAX_STEM_BYTES - DIGEST_CHARS - 1).rstrip(" .")
     return f"{readable or 'submission'}-{digest}"
 

@@ -15,7 +15,9 @@ tests shown at once (the rubric's `score_before_due = "shown_tests"`: a regrade 
 date records the full score), or the whole result is held back until the due date
 (`score_before_due = "hidden"`, with the full score). A test whose message is private (a hidden
 test, or one shown only later) never carries its message: it names the test's inputs; its hint
-is shown without the values of the calls it quotes.
+is shown without the values of the calls it quotes. Until the results are released nothing
+else a hidden test could sway is shown either: no execution time (a submission could time its
+hidden calls to spell their inputs), and a grader error's detail goes to the instructor alone.
 """
 
 from __future__ import annotations
@@ -33,11 +35,15 @@ def gradescope_results(
     """`result` as Gradescope's results.json; `released`: the due date has passed (every
     test's results may be shown), else only the tests shown at once count (see above)."""
     if result.status != "graded":
-        heading = "could not be graded" if result.status == "ungradable" else "grader error"
+        output = (
+            f"This submission could not be graded: {result.message}"
+            if result.status == "ungradable"  # about the student's own upload
+            else "The grader failed on this submission; this is not your fault, and your "
+            "instructor will grade it again."  # its detail (a trace) is the instructor's
+        )
         return {
             "score": 0.0,
-            "execution_time": result.duration_s,
-            "output": f"This submission {heading}: {result.message}",
+            "output": output,
             "output_format": "text",
             "visibility": "visible",
             "stdout_visibility": "hidden",
@@ -46,9 +52,10 @@ def gradescope_results(
     tests = [_test(number, test) for number, test in enumerate(result.tests, start=1)]
     hold_back = not released and score_before_due == "hidden"
     partial = not released and not hold_back and not _all_shown_at_once(result)
+    timing = {"execution_time": result.duration_s} if released else {}  # no timing channel
     return {
         "score": _shown_now(result) if partial else result.final_score,
-        "execution_time": result.duration_s,
+        **timing,
         "output": _summary(result, partial=partial),
         "output_format": "text",
         "visibility": "after_due_date" if hold_back else "visible",

@@ -37,6 +37,8 @@ def main(argv: list[str]) -> int:
     data: dict[str, Any]
     try:
         result, spec = grade(args.root, args.assignment)
+        if result.status == "grader_error":  # run_autograder's output: the instructor's alone
+            print(f"grader error: {result.message}", file=sys.stderr)
         released = results_released(args.root / "submission_metadata.json", spec)
         data = gradescope_results(result, released=released, score_before_due=spec.score_before_due)
     except Exception as error:  # the student must get a results.json, whatever went wrong

@@ -31,7 +31,9 @@ _CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_.]*)\(([^()]*)\)")
 _VALUE = re.compile(r"[0-9'\"\[\]{}…]")
 """What makes an argument a value (a test's input) rather than a name such as T or x."""
 _NUMBER = re.compile(r"(?<![\w.])[-+−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.])")
-"""A number standing alone (not the 2 of `2i`, nor a digit inside a name)."""
+"""A number standing alone (not the 2 of `2i`, nor a digit inside a name): a title's value."""
+_DIGITS = re.compile(r"[-+−]?(?:0[xX][0-9a-fA-F]+|\d[\d_]*(?:[.,]\d+)*\.?(?:[eE][-+]?\d+)?|\.\d+)")
+"""Any run of digits, wherever it stands (`3.74i` too: a measured slope can carry an input)."""
 
 
 def without_arguments(text: str) -> str:
@@ -51,9 +53,10 @@ def without_arguments(text: str) -> str:
 
 
 def without_values(text: str) -> str:
-    """`text` with no value of a test's: quoted calls without their arguments, and every
-    number that stands alone left out (`base=100 was passed` becomes `base=… was passed`)."""
-    return _NUMBER.sub("…", without_arguments(text))
+    """`text` with no value of a test's: quoted calls without their arguments, and every run
+    of digits left out (`base=100 was passed` becomes `base=… was passed`, `base^(−3.74i/C)`
+    becomes `base^(−…i/C)`): what a measurement prints may be derived from the inputs."""
+    return _DIGITS.sub("…", without_arguments(text))
 
 
 CASE_SUFFIX = re.compile(r" \(case \d+(?:-\d+)*\)$")

@@ -347,8 +347,7 @@ def _size(call: Call) -> int:
     """About the bytes a call's values hold: arrays, and the texts a student may return."""
     values = [*call.args, *call.kwargs.values(), call.result]
     return 256 + sum(
-        len(v) if isinstance(v, (str, bytes)) else int(getattr(v, "nbytes", 0) or 0)
-        for v in values
+        len(v) if isinstance(v, (str, bytes)) else int(getattr(v, "nbytes", 0) or 0) for v in values
     )
 
 
@@ -468,7 +467,7 @@ def _outcome(
     visibility = item.get_closest_marker("visibility")
     function = getattr(item, "function", None)
     doc = (getattr(function, "__doc__", None) or "").strip()
-    title = doc.splitlines()[0] if doc else item.name
+    title = doc.splitlines()[0] if doc else getattr(item, "originalname", item.name)
     callspec = getattr(item, "callspec", None)
     hidden = _is_hidden(item)
     if callspec is not None and hidden:  # its ids spell its inputs: which case it is, alone
