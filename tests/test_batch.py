@@ -16,6 +16,7 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from html.parser import HTMLParser
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -305,3 +306,35 @@ def test_one_gradebook_holds_every_assignment_side_by_side(
     assert main(command) == 0
     with Gradebook(out) as book:
         assert [e.student for e in book.entries("vectors")] == ["ada", "ben"]
+
+
+class _FullDisk:
+    """A gradebook whose disk is full for its first `full_for` writes."""
+
+    def __init__(self, full_for: int) -> None:
+        self.full_for = full_for
+        self.tries = 0
+        self.recorded: list[object] = []
+
+    def record(self, entry: object, **_: object) -> None:
+        self.tries += 1
+        if self.tries <= self.full_for:
+            raise sqlite3.OperationalError("database or disk is full")
+        self.recorded.append(entry)
+
+
+def test_a_gradebook_write_waits_for_room_and_never_stops_the_batch(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from autograder.grading import batch
+
+    monkeypatch.setattr(batch, "DISK_FULL_RETRIES_S", (0.0, 0.0, 0.0))
+    entry = SimpleNamespace(student="ada")
+    book = _FullDisk(full_for=2)  # a slot filled the disk; it is removed before the third try
+    assert batch.record_when_there_is_room(book, entry, "rubric", None) is None  # type: ignore[arg-type]
+    assert book.tries == 3 and book.recorded == [entry]
+    stuck = _FullDisk(full_for=99)
+    problem = batch.record_when_there_is_room(stuck, entry, "rubric", None)  # type: ignore[arg-type]
+    assert stuck.tries == 4 and problem is not None
+    assert problem.startswith("ada: not recorded, the disk of the gradebook is full")
+    assert "run grade again" in problem

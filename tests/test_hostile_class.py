@@ -38,6 +38,7 @@ from autograder.cli import main
 from autograder.course.assignment import Assignment
 from autograder.course.course import Course
 from autograder.grading.gradebook import FILE_NAME
+from autograder.sandbox.confine import SCOPES_FROM_ABI, landlock_abi
 from autograder.sandbox.isolation import WORKER_UID_BASE, usable_bwrap
 from autograder.sandbox.scratch import remove_tree
 
@@ -47,6 +48,16 @@ MODULE = "vectors.py"
 SECRET_SEED = "424242"
 FULL = 10
 """The fixture assignment's points: every victim earns them all."""
+SCOPES = ["landlock_scopes"] if landlock_abi() >= SCOPES_FROM_ABI else []
+"""A kernel with Landlock's scopes confines the worker's signals by them, under bwrap too."""
+
+
+def unavailable(reason: str) -> None:
+    """A configuration this machine cannot give: skipped, saying why, on a developer's machine;
+    a failure in CI (root, bubblewrap installed), where every configuration must run."""
+    if os.environ.get("CI"):
+        raise AssertionError(f"CI must run every configuration: {reason}")
+    pytest.skip(f"configuration not available here: {reason}")
 
 
 @dataclass(frozen=True)
@@ -60,6 +71,15 @@ class Attack:
     reason: str = ""
     """A regular expression the row's message (or a test's message) must match."""
     score: float | None = None
+    watched_slot: tuple[float, str] | None = None
+    """(score, reason) where no bwrap caps the slot and the grader's watch stops the
+    submission at its quota, if that differs."""
+
+    def expected(self, layers: list[str]) -> tuple[float | None, str]:
+        """Its score and reason under these isolation layers."""
+        if self.watched_slot is not None and "bwrap" not in layers:
+            return self.watched_slot
+        return self.score, self.reason
 
 
 def module_with(prefix: str = "", suffix: str = "") -> Callable[[Path, str], str]:
@@ -206,8 +226,11 @@ for _name in ("vectors", "helpers"):
     _data += _marshal.dumps(compile(_evil, _name + ".py", "exec"))
     (_pyc / f"{_name}.cpython-311.pyc").write_bytes(_data)
     _pathlib.Path(f"{_name}.pyc").write_bytes(_data)
-_os.chmod(_pyc, 0o500)
-_os.chmod(".", 0o500)
+for _locked in (_pyc, "."):
+    try:  # where seccomp allows (the worker may not change modes: it is tried all the same)
+        _os.chmod(_locked, 0o500)
+    except OSError:
+        pass
 """
 
 DEEP_AT_IMPORT = r"""
@@ -219,7 +242,10 @@ for _ in range(5000):
     _os.close(_fd)
     _fd = _inner
 _os.close(_fd)
-_os.chmod("d", 0o500)
+try:
+    _os.chmod("d", 0o500)
+except OSError:
+    pass
 """
 
 FILL_DISK = r"""
@@ -283,6 +309,90 @@ for _hit in _hits:
         pass
 """
 
+FILL_SLOT_WITH_FILES = r"""
+for _n in range(3000):  # 1 MiB a file, well under the file size limit: 3 GB in all
+    try:
+        with open(f"part-{_n}.bin", "wb") as _f:
+            _f.write(b"x" * 2**20)
+    except OSError:
+        break
+"""
+
+MANY_EMPTY_FILES = r"""
+for _n in range(60_000):  # a disk fills by inodes too (and a watch looks now and then)
+    try:
+        open(f"empty-{_n}", "wb").close()
+    except OSError:
+        break
+"""
+
+KILL_EVERYONE = r"""
+import os as _os, signal as _signal
+try:
+    _os.kill(-1, _signal.SIGKILL)  # every process this user may signal
+except OSError:
+    pass
+"""
+
+PROBE_SOCKET = f"/tmp/autograder-probe-{os.getpid()}.sock"
+PROBE_ABSTRACT = f"autograder-probe-{os.getpid()}"
+"""A path socket and an abstract one the tests listen on, as a grader's user's services do
+(its D-Bus session bus, an ssh-agent, docker.sock)."""
+PROBE_SOCKETS = rf"""
+import socket as _socket
+for _address in ({PROBE_SOCKET!r}, "\0" + {PROBE_ABSTRACT!r}):
+    try:
+        _s = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+        _s.connect(_address)
+        _s.sendall(b"a student was here")
+        print("REACHED", _address)
+    except OSError as _error:
+        print("REFUSED", type(_error).__name__)
+"""
+
+HIDDEN_MARK = "len=5"
+"""The fixture's hidden tests call with vectors of 5 entries; no public test does."""
+RECORD_CALLS = r"""
+_SEEN = []
+try:
+    with open("calls.txt") as _f:
+        _SEEN += ["file:" + _line.strip() for _line in _f]
+except OSError:
+    pass
+
+
+def _record(name, *args):
+    shown = [f"len={a.size}:{np.round(a, 4).tolist()}" if isinstance(a, np.ndarray)
+             else repr(a)[:60] for a in args]
+    entry = f"{name}({', '.join(shown)})"
+    _SEEN.append(entry)
+    try:
+        with open("calls.txt", "a") as f:
+            f.write(entry + "\n")
+    except OSError:
+        pass
+    print("CALLS", _SEEN)
+    raise ValueError("calls so far: " + " | ".join(_SEEN))
+
+
+def scale(x, c):
+    _record("scale", x, c)
+
+
+def normalise(v):
+    _record("normalise", v)
+
+
+def cosine(u, v):
+    _record("cosine", u, v)
+
+
+def square_sum(a, b):
+    _record("square_sum", a, b)
+"""
+"""Records every call in the module and in its folder, and repeats them in every exception:
+a visible test's message must never hold a hidden test's input."""
+
 HOSTILE_TEXT = "\ud800\x1b[2J\x1b]0;pwned\x07\x1b]52;c;cm0gLXJmIH4=\x07 100/100 \x00\u202e"
 
 ATTACKS = (
@@ -340,8 +450,20 @@ ATTACKS = (
     Attack("plants_bytecode", py_file("plants_bytecode.py", prefix=PLANT_BYTECODE), "graded",
            score=FULL),
     Attack("deep_at_import", py_file("deep_at_import.py", prefix=DEEP_AT_IMPORT), "graded",
+           score=FULL, watched_slot=(0, "folders more than 64 deep")),
+    Attack("fills_disk", py_file("fills_disk.py", prefix=FILL_DISK), "graded", score=FULL,
+           watched_slot=(0, "more than the 64 MiB its folder may hold")),
+    Attack("fills_slot_with_files", py_file("fills_slot_with_files.py",
+           prefix=FILL_SLOT_WITH_FILES), "graded", score=FULL,
+           watched_slot=(0, "more than the 64 MiB its folder may hold")),
+    Attack("many_empty_files", py_file("many_empty_files.py", prefix=MANY_EMPTY_FILES),
+           "graded", score=FULL, watched_slot=(0, "more than 20000 files and folders")),
+    Attack("kills_everyone", py_file("kills_everyone.py", prefix=KILL_EVERYONE), "graded",
            score=FULL),
-    Attack("fills_disk", py_file("fills_disk.py", prefix=FILL_DISK), "graded", score=FULL),
+    Attack("probes_sockets", py_file("probes_sockets.py", prefix=PROBE_SOCKETS), "graded",
+           score=FULL),
+    Attack("records_calls", py_file("records_calls.py", suffix=RECORD_CALLS), "graded",
+           "calls so far", score=3),  # its proof (2 points) is the correct one's
     Attack("reaches_the_network", py_file("reaches_the_network.py", suffix=REACH_THE_NETWORK),
            "graded", score=FULL),
     Attack("forks_many", py_file("forks_many.py", prefix=FORK_MANY), "graded", score=FULL),
@@ -377,19 +499,24 @@ def _rows(out: Path) -> dict[str, dict[str, object]]:
         return {row["student"]: dict(row) for row in rows}
 
 
-def _worker_processes(engine: Path) -> list[int]:
+def _worker_processes(engine: Path, *, within_s: float = 5.0) -> list[int]:
     """Processes of a worker user (the per-runner uids) forked from a zygote of `engine` that
-    are still alive (another checkout's tests may be grading at the same time)."""
-    alive = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                command = (entry / "cmdline").read_bytes()
-                if entry.stat().st_uid >= WORKER_UID_BASE and str(engine).encode() in command:
-                    alive.append(int(entry.name))
-            except OSError:
-                continue
-    return alive
+    are still alive after `within_s` seconds (one killed a moment ago, with its sandbox, may
+    still be on its way out; another checkout's tests may be grading at the same time)."""
+    deadline = time.monotonic() + within_s
+    while True:
+        alive = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    command = (entry / "cmdline").read_bytes()
+                    if entry.stat().st_uid >= WORKER_UID_BASE and str(engine).encode() in command:
+                        alive.append(int(entry.name))
+                except OSError:
+                    continue
+        if not alive or time.monotonic() > deadline:
+            return alive
+        time.sleep(0.2)
 
 
 @pytest.fixture
@@ -400,18 +527,47 @@ def class_folder(tmp_path: Path) -> Iterator[Path]:
     remove_tree(tmp_path / "class")
 
 
+@contextlib.contextmanager
+def services() -> Iterator[Callable[[], list[str]]]:
+    """What a grader's machine offers a student who gets out: a TCP port, a path socket every
+    user may connect to and an abstract socket (a stand-in for the user's D-Bus session bus,
+    an ssh-agent, docker.sock). Yields a function that lists who connected to any of them."""
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(socket.create_server(("127.0.0.1", NETWORK_PORT), reuse_port=True))
+        Path(PROBE_SOCKET).unlink(missing_ok=True)
+        listeners = []
+        for address in (PROBE_SOCKET, "\0" + PROBE_ABSTRACT):
+            listener = stack.enter_context(socket.socket(socket.AF_UNIX, socket.SOCK_STREAM))
+            listener.bind(address)
+            listener.listen(8)
+            listener.setblocking(False)
+            listeners.append(listener)
+        Path(PROBE_SOCKET).chmod(0o777)  # as a session bus's or docker.sock's group allows
+        stack.callback(Path(PROBE_SOCKET).unlink, missing_ok=True)
+
+        def connected() -> list[str]:
+            reached = []
+            for listener in listeners:
+                with contextlib.suppress(BlockingIOError):
+                    while True:
+                        listener.accept()[0].close()
+                        reached.append(str(listener.getsockname()))
+            return reached
+
+        yield connected
+
+
 def grade_corpus(
     assignment: Assignment, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> tuple[Path, str, dict[str, dict[str, object]]]:
     students = build_class(tmp_path / "class", correct_source(assignment))
     out = tmp_path / "out"
     started = time.monotonic()
-    with socket.create_server(
-        ("127.0.0.1", NETWORK_PORT), reuse_port=True
-    ):  # what reaches_the_network calls
+    with services() as connected:
         code = main(["grade", str(tmp_path / "class"), "--out", str(out), "--jobs", "2",
                      "--course", str(assignment.course.root),
                      "--assignment", assignment.name])  # fmt: skip
+        assert not connected(), "no student reaches a service of the grader's machine"
     elapsed = time.monotonic() - started
     printed = capsys.readouterr()
     assert code == 0, printed.err
@@ -429,6 +585,7 @@ def check_corpus(
     engine: Path = ROOT,
 ) -> None:
     """What every configuration must hold after grading the corpus."""
+    layers = json.loads(str(rows["zz_victim_0"]["result_json"]))["isolation"]
     for attack in ATTACKS:
         row = rows[attack.name]
         result = json.loads(str(row["result_json"]))
@@ -436,12 +593,16 @@ def check_corpus(
             [result.get("message") or ""]
             + [f"{t['message']} {t['hint']}" for t in result["tests"] if t["status"] != "passed"]
         )
+        score, reason = attack.expected(layers)
         assert row["status"] == attack.status, (attack.name, said)
-        if attack.reason:
-            assert re.search(attack.reason, said), (attack.name, said[:2000])
-        if attack.score is not None:
-            assert row["score"] == attack.score, (attack.name, said[:2000])
+        if reason:
+            assert re.search(reason, said), (attack.name, said[:2000])
+        if score is not None:
+            assert row["score"] == score, (attack.name, said[:2000])
         assert len(str(row["result_json"])) < 400_000, attack.name  # cut at the source
+    probed = json.loads(str(rows["probes_sockets"]["result_json"]))["output"]
+    assert "REACHED" not in probed and probed.count("REFUSED") >= 2, probed[:500]
+    check_no_hidden_input_shown(out, rows["records_calls"])
     for name, row in rows.items():
         if name.startswith("zz_victim_"):
             assert row["score"] == FULL, (name, str(row["result_json"])[:2000])
@@ -456,6 +617,7 @@ def check_corpus(
     assert rows["nan_square_sum"]["score"] == FULL - 2  # NaN earns none of square_sum's 2 points
     assert "\x1b" not in printed and "\x07" not in printed, "no escape reaches the terminal"
     assert SECRET_SEED not in printed and "hidden_tests" not in printed
+    assert HIDDEN_MARK not in printed, "the class's lines hold no hidden test's input"
     for file in out.rglob("*"):
         if file.is_file():
             text = file.read_bytes().decode("utf-8", "replace")
@@ -467,6 +629,27 @@ def check_corpus(
     assert not _worker_processes(engine), "no worker process survives the batch"
     leftovers = [p for place in ("/tmp", "/dev/shm") for p in Path(place).glob("fill-*")]
     assert not leftovers, "no submission writes outside its slot"
+
+
+def check_no_hidden_input_shown(out: Path, row: dict[str, object]) -> None:
+    """The call recorder repeated every call it saw in every exception: the messages a student
+    reads (visible tests, in the kit's JSON and in Gradescope's results.json) hold no hidden
+    test's input, while the hidden tests' own messages (the instructor's) do."""
+    result = json.loads(str(row["result_json"]))
+    shown = [t for t in result["tests"] if not t["hidden"] and t["visibility"] == "visible"]
+    assert shown and all(HIDDEN_MARK not in (t["message"] or "") for t in shown), shown
+    assert all("calls so far" in (t["message"] or "") for t in shown if t["status"] != "passed")
+    hidden = [t for t in result["tests"] if t["hidden"]]
+    assert any(HIDDEN_MARK in (t["message"] or "") for t in hidden), "the recorder works"
+    kit = json.loads((out / "vectors" / "records_calls.json").read_text(encoding="utf-8"))
+    for test in kit["tests"]:
+        if not test["hidden"] and test["visibility"] == "visible":
+            assert HIDDEN_MARK not in (test["message"] or ""), test
+    gradescope = (out / "vectors" / "records_calls.results.json").read_text(encoding="utf-8")
+    assert HIDDEN_MARK not in gradescope
+    data = json.loads(gradescope)
+    visible = sum(t["score"] for t in data["tests"] if t["visibility"] == "visible")
+    assert data["score"] == visible, "before the due date the score counts visible tests only"
 
 
 def check_exports(out: Path, tmp_path: Path, course: Course) -> None:
@@ -484,6 +667,13 @@ def check_after_grading(out: Path, tmp_path: Path, course: Course) -> None:
     """Feedback, the report linking to it, the similarity check and an LMS file, written from
     the corpus's gradebook: one file per student, nothing that runs, nothing secret."""
     root = ["--course", str(course.root)]
+    early = tmp_path / "feedback-before-due"
+    assert main(["feedback", str(out), "--out", str(early), "--before-due", *root]) == 0
+    recorded = [page for page in early.rglob("records_calls.*")]
+    assert len(recorded) == 2
+    for page in recorded:
+        text = page.read_text(encoding="utf-8")
+        assert "calls so far" in text and HIDDEN_MARK not in text, page.name
     feedback = tmp_path / "feedback"
     assert main(["feedback", str(out), "--out", str(feedback), "--after-due", *root]) == 0
     students = _rows(out)
@@ -522,12 +712,12 @@ def test_the_corpus_as_root_with_bubblewrap(
     course_copy: Course, class_folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     if os.geteuid() != 0 or usable_bwrap() is None:
-        raise AssertionError("this configuration needs root and bubblewrap (CI runs as root)")
+        unavailable("this configuration needs root and a working bubblewrap")
     out, printed, rows = grade_corpus(course_copy.assignment("vectors"), tmp_path, capsys)
     check_corpus(out, printed, rows, course_copy.root)
     check_exports(out, tmp_path, course_copy)
     layers = json.loads(str(rows["zz_victim_0"]["result_json"]))["isolation"]
-    assert layers == ["process", "rlimits", "bwrap", "unprivileged_user"]
+    assert layers == ["process", "rlimits", "bwrap", *SCOPES, "seccomp", "unprivileged_user"]
 
 
 def test_a_rerun_retries_grader_errors_and_skips_the_rest(
@@ -582,14 +772,20 @@ UNPRIVILEGED_GRADER = 0x6FFF0000 + os.getpid() % 0xFFFF
 (two runs at once must not see each other's processes as their own)."""
 
 
+FAILING_BWRAP = "#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n"
+"""A bwrap on PATH that cannot create namespaces, as under Ubuntu 24.04's AppArmor rule."""
+
+
 @pytest.mark.parametrize(("user", "bubblewrap", "layers"), [
     # a Gradescope container or a root CI job where bwrap is forbidden
-    (0, "off", ["process", "rlimits", "landlock", "seccomp", "unprivileged_user"]),
+    (0, "off", ["process", "rlimits", "landlock", *SCOPES, "seccomp", "unprivileged_user"]),
     # an instructor's laptop, or CI as a user (GitHub's runners)
-    (UNPRIVILEGED_GRADER, "auto", ["process", "rlimits", "bwrap"]),
-    # the same where user namespaces are forbidden (Ubuntu 24.04's AppArmor, Docker)
-    (UNPRIVILEGED_GRADER, "off", ["process", "rlimits", "landlock", "seccomp"]),
-], ids=["root-landlock", "user-bwrap", "user-landlock"])  # fmt: skip
+    (UNPRIVILEGED_GRADER, "auto", ["process", "rlimits", "bwrap", *SCOPES, "seccomp"]),
+    # the same where user namespaces are forbidden (Docker), by the rubric
+    (UNPRIVILEGED_GRADER, "off", ["process", "rlimits", "landlock", *SCOPES, "seccomp"]),
+    # the same where bwrap is installed but fails (Ubuntu 24.04's AppArmor): found out
+    (UNPRIVILEGED_GRADER, "failing", ["process", "rlimits", "landlock", *SCOPES, "seccomp"]),
+], ids=["root-landlock", "user-bwrap", "user-landlock", "user-failing-bwrap"])  # fmt: skip
 def test_the_corpus_in_each_configuration(
     assignment: Assignment,
     unprivileged_python: str | None,
@@ -599,9 +795,12 @@ def test_the_corpus_in_each_configuration(
 ) -> None:
     """The grader runs as `user`, from an interpreter every user may run, with a copy of the
     engine and the course; where grader and workers share a user, bwrap (or Landlock and
-    seccomp) is all that keeps a student from the gradebook and the course."""
+    seccomp) is all that keeps a student from the gradebook, the course, the user's other
+    processes (a sentinel of the grader's user must survive `kill(-1)`) and services."""
     if os.geteuid() != 0:
-        raise AssertionError("run as root (as CI does): the test grades as other users")
+        unavailable("the test grades as other users, which needs root")
+    if user and bubblewrap == "auto" and usable_bwrap() is None:
+        unavailable("bubblewrap does not work on this machine")
     python = unprivileged_python
     assert python, "no interpreter an unprivileged user can run: make test prepares one in /opt"
     base = Path(tempfile.mkdtemp(prefix="autograder-configuration-"))
@@ -619,8 +818,15 @@ def test_the_corpus_in_each_configuration(
             else:
                 shutil.copy(source, course_root / name)
         rubric = course_root / "grading.toml"
+        chosen = "auto" if bubblewrap == "failing" else bubblewrap
         rubric.write_text(rubric.read_text().replace('bubblewrap = "auto"',
-                                                     f'bubblewrap = "{bubblewrap}"'))  # fmt: skip
+                                                     f'bubblewrap = "{chosen}"'))  # fmt: skip
+        path = "/usr/bin:/bin"
+        if bubblewrap == "failing":
+            (base / "bin").mkdir()
+            (base / "bin" / "bwrap").write_text(FAILING_BWRAP)
+            (base / "bin" / "bwrap").chmod(0o755)
+            path = f"{base / 'bin'}:{path}"
         students = build_class(base / "class", correct_source(assignment))
         for folder in (out, scratch):
             folder.mkdir()
@@ -629,11 +835,18 @@ def test_the_corpus_in_each_configuration(
         command = [*(as_user if user else []), python, "-m", "autograder", "grade",
                    str(base / "class"), "--out", str(out), "--jobs", "2",
                    "--course", str(course_root), "--assignment", "vectors"]  # fmt: skip
-        environment = {"PATH": "/usr/bin:/bin", "HOME": str(scratch), "TMPDIR": str(scratch),
+        environment = {"PATH": path, "HOME": str(scratch), "TMPDIR": str(scratch),
                        "PYTHONPATH": str(engine), "LANG": "C.UTF-8"}  # fmt: skip
-        with socket.create_server(("127.0.0.1", NETWORK_PORT), reuse_port=True):
-            done = subprocess.run(command, env=environment, capture_output=True, text=True,
-                                  timeout=900, check=False)  # fmt: skip
+        sentinel = subprocess.Popen([*(as_user if user else []), "sleep", "900"])
+        try:
+            with services() as connected:
+                done = subprocess.run(command, env=environment, capture_output=True, text=True,
+                                      timeout=900, check=False)  # fmt: skip
+                assert not connected(), "no student reaches a service of the grader's machine"
+            assert sentinel.poll() is None, "the grader's user's other processes survive"
+        finally:
+            sentinel.kill()
+            sentinel.wait()
         assert done.returncode == 0, done.stderr[-3000:]
         rows = _rows(out)
         assert sorted(rows) == sorted(students), "every submission is recorded"

@@ -114,9 +114,10 @@ def test_gradescope_never_shows_a_private_tests_message() -> None:
         test = gradescope_results(hinted, released=released)["tests"][1]
         assert "0.8" not in test["output"] and "should be" not in test["output"]
         assert test["output"] == "Hint: normalise(…) divides by the sum"
-        assert "no return in 5 s" not in gradescope_results(hinted, released=released)["tests"][3][
-            "output"
-        ]
+        assert (
+            "no return in 5 s"
+            not in gradescope_results(hinted, released=released)["tests"][3]["output"]
+        )
 
 
 def test_an_all_visible_result_shows_the_whole_score() -> None:
