@@ -3,15 +3,19 @@ release and `autograder check` in it. The engine is the same one the first assig
 
 from __future__ import annotations
 
+import html
 import json
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 
 from autograder.authoring.notebook import instructor_notebook, student_notebook
+from autograder.cli import main
 from autograder.course.assignment import Assignment
 from autograder.course.rubric import AssignmentSpec
 from autograder.grading.results import SubmissionResult
@@ -20,6 +24,10 @@ from autograder.grading.runners import Runner, RunnerPool
 ALL_PARTS = {"mask", "masked", "peeking", "order", "learned"}
 DEPENDS_ON_THE_MASK = {"mask", "masked", "peeking", "order"}
 
+VICTIM = "Zoë Ångström"
+LOOK_ALIKE = "Zoë Ångström-d91ffefba54d6c10"
+"""The spelling the kit gave VICTIM in file names before names like it got a digest too."""
+LONG_NAME = "a" + "語" * 83 + "b"
 EXPECTED: dict[str, tuple[float, set[str]]] = {
     "correct_vectorised": (100, set()),
     "correct_loops": (100, set()),
@@ -44,6 +52,12 @@ EXPECTED: dict[str, tuple[float, set[str]]] = {
     "hostile_memory_bomb": (89, {"learned"}),  # position_table_grad dies; the rest is right
     "hostile_socket": (100, set()),  # reaches no one; its functions are right
     "hostile_orphan": (100, set()),  # its process dies with the sandbox
+    # names the kit must keep apart in every file it writes: a non-ASCII name (who wrote
+    # causal_mask alone), a classmate who submits under that name's spelling, and a name of
+    # 251 UTF-8 bytes
+    VICTIM: (15, ALL_PARTS - {"mask"}),
+    LOOK_ALIKE: (0, ALL_PARTS),
+    LONG_NAME: (0, ALL_PARTS),
 }
 
 
@@ -132,3 +146,35 @@ def test_the_symbolic_and_gradient_checks_say_what_is_wrong(
     }
     finite = gradient["test_the_gradient_matches_finite_differences"]
     assert "against finite differences" in finite and "should be 0" in finite
+
+
+def test_names_that_would_share_a_file_each_get_their_own(
+    tmp_path: Path, assignment: Assignment, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The look-alike gets its own result file and feedback page (not the victim's), and the
+    long name a page at all; the report links each to its own page."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name in (VICTIM, LOOK_ALIKE, LONG_NAME):
+        shutil.copy(assignment.sample_class / f"{name}.py", folder / f"{name}.py")
+    out, feedback, course = tmp_path / "out", tmp_path / "feedback", assignment.course.root
+    chosen = ["--course", str(course), "--assignment", assignment.name]
+    assert main(["grade", str(folder), "--out", str(out), "--jobs", "2", *chosen]) == 0
+    assert len(list((out / assignment.name).glob("*.results.json"))) == 3
+    shown = ["--after-due", "--course", str(course)]
+    assert main(["feedback", str(out), "--out", str(feedback), *shown]) == 0
+    pages = sorted((feedback / assignment.name).glob("*.html"))
+    assert len(pages) == 3 and all(len(p.name.encode()) <= 255 for p in pages)
+    scores = {}
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        owner = next(name for name in (VICTIM, LOOK_ALIKE, LONG_NAME) if f">{name}<" in text)
+        scores[owner] = re.search(r"Score: (\d+) / 100", text)[1]  # type: ignore[index]
+    assert scores == {VICTIM: "15", LOOK_ALIKE: "0", LONG_NAME: "0"}
+    report = tmp_path / "report.html"
+    assert main(["report", str(out), "--html", str(report), "--feedback", str(feedback)]) == 0
+    links = {
+        unquote(html.unescape(link)) for link in re.findall(r"href='([^']+)'", report.read_text())
+    }
+    assert {(report.parent / link).resolve() for link in links} >= {p.resolve() for p in pages}
+    capsys.readouterr()

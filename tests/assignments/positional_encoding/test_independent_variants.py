@@ -18,6 +18,7 @@ from independent_variants import VARIANTS, Variant
 
 from autograder.authoring.solutions import solution_source
 from autograder.course.assignment import Assignment
+from autograder.grading.disclosure import without_values
 from autograder.grading.results import SubmissionResult
 from autograder.grading.runners import RunnerPool
 
@@ -78,8 +79,9 @@ def graded(
     yield results
 
 
-def hints(result: SubmissionResult) -> list[tuple[str, str]]:
-    return [(t.nodeid.split("::")[-1], t.hint) for t in result.tests if t.hint]
+def hints(result: SubmissionResult) -> list[tuple[str, str, bool]]:
+    """(test, hint, whether the test is hidden) for every test that got a hint."""
+    return [(t.nodeid.split("::")[-1], t.hint, t.hidden) for t in result.tests if t.hint]
 
 
 def test_there_are_at_least_twelve_independent_variants() -> None:
@@ -100,8 +102,9 @@ def test_each_variant_is_named_and_nothing_misleads(
         assert received == [], f"a hint on tests of the argument contract: {received}"
         return
     assert received, "no failing test received a hint"
-    for test, hint in received:
-        missing = [word for word in variant.keywords if word not in hint]
+    for test, hint, hidden in received:  # a hidden test's hint is phrased without values
+        words = [without_values(word) if hidden else word for word in variant.keywords]
+        missing = [word for word in words if word not in hint]
         assert not missing, f"{test} got a hint without {missing}: {hint}"
 
 
@@ -131,16 +134,14 @@ def test_a_modified_input_loses_the_mutation_points_whichever_call_did_it(
         assert test.hint is not None and hint in test.hint
 
 
-def test_a_visible_test_does_not_quote_a_hidden_tests_call(
+def test_a_visible_test_never_learns_of_a_hidden_tests_call(
     graded: dict[str, SubmissionResult],
 ) -> None:
-    """The public mutation test fails for a call only a hidden test made, without naming that
-    test or showing its inputs; the hidden mutation test may show them."""
+    """Only a hidden test's call (a batch with weights) modifies X: the public mutation test,
+    run by the worker of the visible tests, knows nothing of it and passes; the hidden mutation
+    test, run after every hidden test, fails and names the call."""
     tests = {t.nodeid.split("::")[-1]: t for t in graded["overwrites_batches_with_weights"].tests}
     public = tests["test_inputs_are_not_modified"]
-    assert public.score == 0
-    assert "a call of self_attention in a hidden test modified its argument X" in (
-        public.message or ""
-    )
-    assert "<array" not in (public.message or "") and "test_" not in (public.message or "")
-    assert tests["test_inputs_left_alone"].score == 0
+    assert public.score == public.max_score and public.status == "passed"
+    hidden = tests["test_inputs_left_alone"]
+    assert hidden.score == 0 and "modified its argument X" in (hidden.message or "")
