@@ -139,9 +139,9 @@ def test_a_visible_test_never_learns_of_a_hidden_tests_call(
 ) -> None:
     """Only a hidden test's call (a batch with weights) modifies X: the public mutation test,
     run by the worker of the visible tests, knows nothing of it and passes; the hidden mutation
-    test, run after every hidden test, fails and names the call."""
+    test, run by the hidden tests' worker, fails on it."""
     tests = {t.nodeid.split("::")[-1]: t for t in graded["overwrites_batches_with_weights"].tests}
     public = tests["test_inputs_are_not_modified"]
     assert public.score == public.max_score and public.status == "passed"
     hidden = tests["test_inputs_left_alone"]
-    assert hidden.score == 0 and "modified its argument X" in (hidden.message or "")
+    assert hidden.score == 0 and "self_attention modified the array" in (hidden.message or "")
