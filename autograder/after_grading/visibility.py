@@ -4,7 +4,8 @@ A test marked (or defaulting to) `visible` is shown at once; `after_due_date` (a
 `after_published`) once the due date has passed; `hidden` never. A hidden test's message is never
 shown, even when its result is: it names the test's inputs and expected values. Its hint is
 shown with the arguments of any quoted call that holds a value (a number, a string, a list)
-left out: `f(53, 10)` becomes `f(…)`, `causal_mask(T)` stays.
+left out (disclosure.without_arguments): `f(53, 10)` becomes `f(…)`, `g(T)` stays; the grader
+phrases it without any value already (disclosure.without_values).
 """
 
 from __future__ import annotations
