@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from configurations import unavailable
 
 from autograder.sandbox.confine import SCOPES_FROM_ABI, available, landlock_abi
 
@@ -88,7 +89,7 @@ def test_a_confined_process_reaches_nothing_outside_itself(scoped: bool, tmp_pat
     if not available():
         raise AssertionError("Landlock and seccomp are needed (Linux 5.13+, libseccomp)")
     if scoped and landlock_abi() < SCOPES_FROM_ABI:
-        pytest.skip(f"this kernel's Landlock ABI {landlock_abi()} has no scopes (Linux 6.12+)")
+        unavailable(f"this kernel's Landlock ABI {landlock_abi()} has no scopes (Linux 6.12+)")
     with tempfile.TemporaryDirectory(prefix="autograder-probe-", dir="/tmp") as outside:
         path = str(Path(outside) / "bus.sock")
         Path(path + ".txt").write_text("a secret", encoding="utf-8")

@@ -33,6 +33,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
+from configurations import unavailable
 
 from autograder.cli import main
 from autograder.course.assignment import Assignment
@@ -50,14 +51,6 @@ FULL = 10
 """The fixture assignment's points: every victim earns them all."""
 SCOPES = ["landlock_scopes"] if landlock_abi() >= SCOPES_FROM_ABI else []
 """A kernel with Landlock's scopes confines the worker's signals by them, under bwrap too."""
-
-
-def unavailable(reason: str) -> None:
-    """A configuration this machine cannot give: skipped, saying why, on a developer's machine;
-    a failure in CI (root, bubblewrap installed), where every configuration must run."""
-    if os.environ.get("CI"):
-        raise AssertionError(f"CI must run every configuration: {reason}")
-    pytest.skip(f"configuration not available here: {reason}")
 
 
 @dataclass(frozen=True)
