@@ -12,7 +12,7 @@ from pathlib import Path
 from autograder.authoring.notebook import has_notebook, student_notebook
 from autograder.authoring.solutions import has_solution_regions, strip_solutions
 from autograder.course.assignment import Assignment
-from autograder.course.course import SUBMISSION_INI, TEMPLATE_INI
+from autograder.course.course import MAY_MODIFY_INI, SUBMISSION_INI, TEMPLATE_INI
 from autograder.errors import ConfigError, TemplateDriftError
 
 IGNORED_NAMES = {"__pycache__", ".pytest_cache", ".ipynb_checkpoints", ".DS_Store"}
@@ -139,6 +139,11 @@ def _pytest_ini(assignment: Assignment) -> str:
         " --import-mode=importlib\n"
         "testpaths = tests\n"
         f"{SUBMISSION_INI} = {assignment.spec.module}\n"
+        + (
+            f"{MAY_MODIFY_INI} = {' '.join(assignment.spec.may_modify_inputs)}\n"
+            if assignment.spec.may_modify_inputs
+            else ""
+        )
     )
 
 

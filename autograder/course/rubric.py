@@ -90,6 +90,9 @@ class AssignmentSpec:
     late: LatePolicy | None = None
     manual: tuple[ManualPart, ...] = ()
     """Graded by people, outside `max_score` (the automatic points)."""
+    may_modify_inputs: tuple[str, ...] = ()
+    """Functions allowed to modify the arrays they are given; every other public function of
+    the student's module must leave them unchanged (a call that modifies one fails its test)."""
     preload: tuple[str, ...] = ()
     """Modules the assignment's tests or students' code import, imported once by the grader
     and its sandbox before any submission (beyond the kit's own list)."""
@@ -193,6 +196,7 @@ def _assignment(reader: _Reader, name: str, table: Mapping[str, Any]) -> Assignm
             "late",
             "manual",
             "preload",
+            "may_modify_inputs",
         },
     )
     module = reader.string(table, "module", key)
@@ -256,7 +260,17 @@ def _assignment(reader: _Reader, name: str, table: Mapping[str, Any]) -> Assignm
         late=_late(reader, table, f"{key}.late"),
         manual=_manual(reader, table, f"{key}.manual", {part.name for part in parts}),
         preload=_preload(reader, table, f"{key}.preload"),
+        may_modify_inputs=_names(reader, table, "may_modify_inputs", key),
     )
+
+
+def _names(reader: _Reader, table: Mapping[str, Any], name: str, key: str) -> tuple[str, ...]:
+    names = table.get(name, [])
+    if not isinstance(names, list) or not all(
+        isinstance(n, str) and n.isidentifier() for n in names
+    ):
+        reader.fail(f"{key}.{name}", f"must be a list of function names, got {names!r}")
+    return tuple(names)
 
 
 def _preload(reader: _Reader, table: Mapping[str, Any], key: str) -> tuple[str, ...]:

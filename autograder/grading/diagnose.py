@@ -70,6 +70,12 @@ class Call:
     result: Any
     modified: tuple[str | int, ...] = ()
     """The array arguments it modified in place: positions, or keyword names."""
+    raised: str | None = None
+    """The class name of the exception the student's code raised (then `result` is None)."""
+    error: str | None = None
+    """That exception's message, cut short."""
+    error_in: str | None = None
+    """The student's function in which it was raised, when the worker could tell."""
 
     @property
     def mutated(self) -> bool:
@@ -164,6 +170,8 @@ def _checked(
     reference refuses (the student returned where it raises) has the answer _REFUSED."""
     checked = []
     for call in calls:
+        if call.raised is not None:
+            continue  # an exception says nothing of a numeric mistake
         function = getattr(reference, call.name, _MISSING)
         if function is _MISSING:
             continue
@@ -215,6 +223,8 @@ def observe(
     observed: list[str] = []
     spoken: set[int] = set()  # one sentence per signature and test: the first wrong call's
     for call in calls:
+        if call.raised is not None:
+            continue
         relevant = [s for s in signatures if s.target == call.name and id(s) not in spoken]
         if not relevant:
             continue
@@ -300,6 +310,12 @@ def _copies(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _copies(v) for k, v in value.items()}
     return value
+
+
+def same(a: Any, b: Any, rtol: float, atol: float) -> bool:
+    """Whether two results of a call agree: arrays within the tolerance, expressions at random
+    points, texts exactly."""
+    return _same(a, b, rtol, atol)
 
 
 def _same(a: Any, b: Any, rtol: float, atol: float) -> bool:

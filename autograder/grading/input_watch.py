@@ -1,14 +1,16 @@
 """Functions that promise to leave their inputs alone, checked on every call of every test.
 
-A test declares the contract with the marker `keeps_inputs("normalise", "scale")`: these
-functions never modify an array they are given, and this test is where breaking that costs
-points. Every call of a declared function, in any test, is watched: when grading, the worker
-compares each array argument before and after every call (worker.py) and reports the ones that
-changed; when a module runs in this process (`autograder check`, a notebook), the `student`
-fixture hands out a WatchedModule that does the same. Marked tests run after all others, so
-each sees every call the submission's tests made, and fails, naming the call that modified its
-argument, whichever test and call form did it (a visible test names a hidden test's call
-without its inputs).
+Every public function keeps its inputs unless the rubric says otherwise (`may_modify_inputs`
+in the assignment's table). Every call is watched: when grading, the worker compares each array
+argument before and after every call (worker.py) and reports the ones that changed; when a
+module runs in this process (`autograder check`, a notebook), the `student` fixture hands out a
+WatchedModule that does the same.
+
+A test may declare where breaking the contract costs points, with the marker
+`keeps_inputs("normalise", "scale")`. Marked tests run after all others, so each sees every call
+the submission's tests made, and fails, naming the call that modified its argument, whichever
+test and call form did it (a visible test names a hidden test's call without its inputs). A
+function no marked test guards costs points in the test whose own call modified its argument.
 """
 
 from __future__ import annotations
@@ -65,6 +67,16 @@ class InputWatch:
     modifications: list[Modification] = field(default_factory=list)
     own_calls: list[Call] = field(default_factory=list)
     """The modifying calls a WatchedModule saw in the current test, when not grading."""
+    called: list[str] = field(default_factory=list)
+    """The functions a WatchedModule saw called in the current test, when not grading."""
+    may_modify: Callable[[], frozenset[str]] = lambda: frozenset()
+    """The functions the rubric allows to modify their inputs."""
+
+    def called_names(self) -> list[str]:
+        """The student's functions (and constants) the running test used, first use first."""
+        calls = self.grading_calls()
+        names = self.called if calls is None else [call.name for call in calls]
+        return list(dict.fromkeys(names))
 
     def calls_of_test(self) -> list[Call]:
         calls = self.grading_calls()
@@ -72,6 +84,7 @@ class InputWatch:
 
     def pytest_runtest_setup(self) -> None:
         self.own_calls.clear()
+        self.called.clear()
 
     def reset(self) -> None:
         """A new submission: forget what the last one did."""
@@ -93,19 +106,29 @@ class InputWatch:
             self.notice(self.calls_of_test(), item.name, hidden=hidden)
         guarded = _guarded(item)
         found = [m for m in self.modifications if m.call.name in guarded]
+        if not guarded:  # a function no marked test guards costs points where it broke
+            allowed = self.may_modify() | self.declared
+            found = [
+                Modification(call, self._names(call), item.name, hidden)
+                for call in self.calls_of_test()
+                if call.modified and call.name not in allowed
+            ][:1]
         if found:
-            self.calls_of_test().extend(m.call for m in found)  # the diagnosis reads them
+            if guarded:
+                self.calls_of_test().extend(m.call for m in found)  # the diagnosis reads them
             messages = [m.describe(for_hidden_test=hidden) for m in found[:3]]
             raise CheckFailure("; ".join(messages))
         return result
+
+    def _names(self, call: Call) -> tuple[str, ...]:
+        return argument_names(self.signature_of(call.name), call.modified)
 
     def notice(self, calls: Iterable[Call], test: str, *, hidden: bool = False) -> None:
         """Keep the first call of each declared function that modified an argument."""
         for call in calls:
             seen = {m.call.name for m in self.modifications}
             if call.modified and call.name in self.declared and call.name not in seen:
-                names = argument_names(self.signature_of(call.name), call.modified)
-                self.modifications.append(Modification(call, names, test, hidden))
+                self.modifications.append(Modification(call, self._names(call), test, hidden))
 
 
 def _guarded(item: pytest.Item) -> set[str]:
@@ -146,8 +169,8 @@ def _short(value: Any) -> str:
 
 
 class WatchedModule:
-    """A student's module run in this process, whose declared functions are watched as the
-    grader's worker watches them."""
+    """A student's module run in this process, whose functions are watched as the grader's
+    worker watches them."""
 
     def __init__(self, module: Any, watch: InputWatch) -> None:
         self._module = module
@@ -155,7 +178,10 @@ class WatchedModule:
 
     def __getattr__(self, name: str) -> Any:
         value = getattr(self._module, name)
-        if name not in self._watch.declared or not callable(value):
+        if name.startswith("_") or isinstance(value, type) or inspect.ismodule(value):
+            return value
+        self._watch.called.append(name)
+        if not callable(value):
             return value
         return _Watched(name, value, self._watch.calls_of_test())
 

@@ -411,6 +411,7 @@ def grading_context(assignment: Assignment, *, student: Any) -> GradingContext:
         signatures=assignment.load_signatures(),
         hidden_tests=assignment.hidden_tests,
         default_visibility=(spec.public_visibility, spec.hidden_visibility),
+        may_modify_inputs=frozenset(spec.may_modify_inputs),
     )
 
 

@@ -145,7 +145,20 @@ class StudentSession:
             "kwargs": codec.encode(kwargs),
         }
         before = (copy.deepcopy(args), copy.deepcopy(kwargs))
-        value, mutated = self._ask(request, f"{name}({_signature(args, kwargs)})")
+        try:
+            value, mutated = self._ask(request, f"{name}({_signature(args, kwargs)})")
+        except Exception as error:
+            kind = getattr(error, "student_kind", None)
+            if kind is not None:  # the student's own exception: the diagnosis reads its class
+                text = str(error)[:MESSAGE_LIMIT]
+                where = getattr(error, "student_location", None)
+                self.calls.append(
+                    Call(
+                        name, *before, None, raised=kind, error=text,
+                        error_in=str(where[0]) if where else None,
+                    )
+                )  # fmt: skip
+            raise
         modified: list[str | int] = []
         for key, data in mutated:  # arrays the function modified in place: modify ours too
             original = _argument(args, kwargs, key)
@@ -427,6 +440,7 @@ def _rebuild(reply: dict[str, Any], filename: str) -> BaseException:
         error = StudentCodeError(f"{kind}: {message}" if message else kind)
     else:
         error = cls(message)
+    error.student_kind = kind  # type: ignore[attr-defined]
     function, line = reply.get("function"), reply.get("line")
     error.student_location = (str(function), filename, int(line)) if function and line else None  # type: ignore[attr-defined]
     return error

@@ -1,0 +1,646 @@
+"""Diagnoses that need no catalogue: what a wrong call shows against the reference's own answer.
+
+Every failing test's calls are read, whatever the assignment. Each diagnosis compares the
+student's result of one call with the reference's result of the same call (or with the
+reference replayed on the same arguments changed in one way), and speaks only when its model
+reproduces the student's output exactly: the exception contract (another exception where the
+reference raises ValueError, a value accepted that the reference refuses, a NumPy integer
+refused), an ignored parameter (the output is what the parameter's default gives), an argument
+read the other way round (a boolean negated, a matrix transposed), the layout of the output
+(transposed, axes swapped, reversed, shifted by one, a constant factor, a normaliser broadcast
+along the wrong axis, rows missing), its precision (float16 or float32), non-finite values
+where the reference's are finite, and floats in an expression the reference keeps exact.
+Each sentence starts with the function it is about.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import re
+import types
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+from autograder.grading.diagnose import Call, same
+
+MAX_ENTRIES = 1_000_000
+"""Arrays larger than this are not examined (the grader's time is bounded too)."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the reference did with a call: its value, or the exception it raised."""
+
+    value: Any = None
+    raised: str | None = None
+    message: str = ""
+
+
+def observe_generic(
+    calls: Sequence[Call], reference: types.ModuleType, *, rtol: float = 1e-5, atol: float = 1e-6
+) -> list[str]:
+    """One sentence per function whose call the reference contradicts and a model explains:
+    the first such call's."""
+    found: dict[str, str] = {}
+    for call in calls:
+        if call.name in found:
+            continue
+        function = getattr(reference, call.name, None)
+        if not isinstance(function, types.FunctionType):
+            continue
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            try:
+                text = _diagnose_call(call, function, rtol, atol)
+            except Exception:  # a model meeting a value it did not foresee says nothing
+                text = None
+        if text:
+            found[call.name] = f"{call.name}: {text}"
+    return list(found.values())
+
+
+def wrong_functions(
+    calls: Sequence[Call], reference: types.ModuleType, *, rtol: float = 1e-5, atol: float = 1e-6
+) -> set[str]:
+    """The functions with a call whose result (or exception) is not the reference's."""
+    wrong: set[str] = set()
+    for call in calls:
+        function = getattr(reference, call.name, None)
+        if call.name in wrong or not isinstance(function, types.FunctionType):
+            continue
+        expected = answer(function, call.args, call.kwargs)
+        if call.raised is not None:
+            if expected.raised != call.raised:
+                wrong.add(call.name)
+        elif expected.raised is not None or not same(call.result, expected.value, rtol, atol):
+            wrong.add(call.name)
+    return wrong
+
+
+def deepest_cause(
+    called: Sequence[str], wrong: set[str], reference: types.ModuleType
+) -> tuple[str, str] | None:
+    """(the function a test called, the wrong function it calls) when a test's failure comes
+    from another public function that is wrong on its own calls: the deepest such one."""
+    from autograder.grading.diagnose import uses
+
+    for name in reversed(list(called)):
+        below = {g for g in uses(reference, name) - {name} if g in wrong}
+        below = {g for g in below if isinstance(getattr(reference, g, None), types.FunctionType)}
+        deepest = [g for g in below if not (uses(reference, g) - {g}) & below]
+        if deepest:
+            return name, sorted(deepest)[0]
+    return None
+
+
+def answer(function: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any]) -> Answer:
+    """The reference's answer to a call, on copies of its arguments."""
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        try:
+            return Answer(function(*_copies(args), **_copies(kwargs)))
+        except Exception as error:
+            return Answer(raised=type(error).__name__, message=str(error)[:200])
+
+
+def _diagnose_call(
+    call: Call, function: types.FunctionType, rtol: float, atol: float
+) -> str | None:
+    expected = answer(function, call.args, call.kwargs)
+    named = _named_arguments(function, call)
+    if call.raised is not None:
+        return _raised(call, expected, named)
+    if expected.raised is not None:
+        return _replayed(call, function, named, rtol, atol) or _accepted(call, expected, named)
+    if same(call.result, expected.value, rtol, atol):
+        return None
+    return (
+        _exactness(call, expected.value)
+        or _replayed(call, function, named, rtol, atol)
+        or _layout(call.result, expected.value, named, rtol, atol)
+    )
+
+
+# --- the exception contract -------------------------------------------------------------------
+
+
+def _raised(call: Call, expected: Answer, named: dict[str, Any]) -> str | None:
+    kind, message = call.raised, call.error or ""
+    if kind == "NotImplementedError":
+        return None  # not written yet: nothing to diagnose
+    if expected.raised == "ValueError" and kind != "ValueError":
+        assertion = (
+            " (an `assert` is not an argument check: it vanishes under python -O; "
+            "raise ValueError(...) naming the argument)"
+            if kind == "AssertionError"
+            else ""
+        )
+        return (
+            f"raised {kind} for these arguments, where a ValueError is required "
+            f"(the reference says: {expected.message}){assertion}"
+        )
+    if expected.raised is not None:
+        return None
+    integers = [n for n, v in named.items() if isinstance(v, np.integer)]
+    if integers:
+        return (
+            f"raised {kind} when {integers[0]} is a NumPy integer: a NumPy integer is an "
+            "integer too (isinstance(x, (int, np.integer))); refuse only what the docstring "
+            "refuses, with ValueError"
+        )
+    symbolic = any(isinstance(v, (sp.Basic, sp.MatrixBase)) for v in named.values())
+    if symbolic and kind == "TypeError" and ("ufunc" in message or "loop of" in message):
+        return (
+            "a NumPy function was applied to a SymPy expression (TypeError: "
+            f"{message[:80]}): use SymPy's own functions, sp.exp, sp.sqrt, sp.sin, on symbols"
+        )
+    reduced = _reduced_shape(message, named)
+    if reduced:
+        return reduced
+    odd = [n for n, v in named.items() if type(v) is int and v % 2 == 1 and v > 1]
+    if odd and ("broadcast" in message or "shape" in message):
+        return (
+            f"raised {kind} when {odd[0]} is odd ({odd[0]} = {named[odd[0]]}): an odd width "
+            "leaves a last column without a partner; handle it on its own"
+        )
+    batched = [n for n, v in named.items() if isinstance(v, np.ndarray) and v.ndim >= 3]
+    if batched and _mentions_batch(message, named[batched[0]].shape):
+        return (
+            f"raised {kind} on a batched input ({batched[0]} of shape "
+            f"{named[batched[0]].shape}), which it must accept: code written for one sequence "
+            "breaks on a batch: `.T` reverses every axis (swap only the last two, np.swapaxes), "
+            "and the batch size is the first axis, T the second-to-last"
+        )
+    return _broadcast(message, named)
+
+
+def _reduced_shape(message: str, named: dict[str, Any]) -> str | None:
+    """A shape error with an argument's shape missing one axis: a reduction without keepdims."""
+    if "broadcast" not in message:
+        return None
+    quoted = {
+        tuple(int(n) for n in s.split(",") if n.strip())
+        for s in re.findall(r"\(([\d, ]+)\)", message)
+    }
+    for name, value in named.items():
+        if not isinstance(value, np.ndarray) or value.ndim < 2:
+            continue
+        for axis in range(value.ndim):
+            if value.shape[:axis] + value.shape[axis + 1 :] in quoted:
+                return (
+                    f"a sum or a maximum over an axis of {name} lost that axis, so it no "
+                    "longer broadcasts against the array: keep it with keepdims=True"
+                )
+    return None
+
+
+def _mentions_batch(message: str, shape: tuple[int, ...]) -> bool:
+    """Whether NumPy's shape error names the batch size or T where a width was expected: the
+    sizes it compares ("size 5 is different from 2"), or a 2-D shape it quotes."""
+    sizes = {
+        int(n) for pair in re.findall(r"size (\d+) is different from (\d+)", message) for n in pair
+    }
+    for quoted in re.findall(r"\((\d+), ?(\d+)\)", message):
+        sizes |= {int(n) for n in quoted}
+    return bool(sizes & {shape[0], shape[-2]})
+
+
+def _broadcast(message: str, named: dict[str, Any]) -> str | None:
+    """A NumPy broadcast error between two of the arguments whose lengths differ."""
+    if "broadcast" not in message:
+        return None
+    shapes = [
+        tuple(int(n) for n in s.split(",") if n.strip())
+        for s in re.findall(r"\(([\d, ]+)\)", message)
+    ]
+    arrays = {n: v.shape for n, v in named.items() if isinstance(v, np.ndarray)}
+    for longer, long_shape in arrays.items():
+        for shorter, short_shape in arrays.items():
+            if (
+                longer != shorter
+                and long_shape in shapes
+                and short_shape in shapes
+                and len(long_shape) == len(short_shape) >= 1
+                and long_shape[0] > short_shape[0]
+                and long_shape[1:] == short_shape[1:]
+            ):
+                rows = short_shape[0]
+                return (
+                    f"combined all {long_shape[0]} rows of {longer} with the {rows} rows of "
+                    f"{shorter} (NumPy cannot broadcast them): take the first {rows} rows, "
+                    f"{longer}[:{rows}] ([:T])"
+                )
+    return None
+
+
+def _accepted(call: Call, expected: Answer, named: dict[str, Any]) -> str | None:
+    """The student returned where the reference raises."""
+    if expected.raised != "ValueError":
+        return None
+    odd = [(n, _kind_of(v)) for n, v in named.items() if _kind_of(v)]
+    what = f" ({odd[0][0]} is {odd[0][1]})" if odd else ""
+    return (
+        f"returned a value for arguments it must refuse{what}: raise ValueError, as the "
+        f"docstring says (the reference says: {expected.message})"
+    )
+
+
+def _kind_of(value: Any) -> str | None:
+    if isinstance(value, (bool, np.bool_)):
+        return f"the bool {value}, not an integer"
+    if isinstance(value, (float, np.floating)):
+        return f"the float {value!r}, not an integer"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, (int, np.integer)) and value < 0:
+        return f"negative, {int(value)}"
+    return None
+
+
+# --- the reference replayed on arguments changed in one way ----------------------------------
+
+
+def _replayed(
+    call: Call, function: types.FunctionType, named: dict[str, Any], rtol: float, atol: float
+) -> str | None:
+    for description, args, kwargs in _changed_calls(call, function, named):
+        replay = answer(function, args, kwargs)
+        if replay.raised is None and same(call.result, replay.value, rtol, atol):
+            return description
+    return None
+
+
+def _changed_calls(
+    call: Call, function: types.FunctionType, named: dict[str, Any]
+) -> Iterator[tuple[str, tuple[Any, ...], dict[str, Any]]]:
+    signature = inspect.signature(function)
+    bound = signature.bind_partial(*call.args, **call.kwargs)
+    for name, parameter in signature.parameters.items():
+        if name not in bound.arguments or parameter.default is inspect.Parameter.empty:
+            continue
+        if _identical(bound.arguments[name], parameter.default):
+            continue
+        changed = dict(bound.arguments)
+        changed[name] = parameter.default
+        yield (
+            f"ignores its argument {name}: your output is what {name} = "
+            f"{parameter.default!r} gives; use the {name} you are passed",
+            (),
+            changed,
+        )
+    for name, value in bound.arguments.items():
+        if isinstance(value, np.ndarray) and value.dtype == np.bool_:
+            changed = dict(bound.arguments)
+            changed[name] = ~value
+            yield (
+                f"reads {name} the other way round: your output is what ~{name} gives; True in "
+                f"{name} marks what is allowed (kept), False what is masked",
+                (),
+                changed,
+            )
+    first = _first(signature)
+    matrices = [
+        n for n, v in bound.arguments.items()
+        if isinstance(v, np.ndarray) and v.ndim == 2 and v.dtype != np.bool_ and n != first
+    ]  # fmt: skip
+    if matrices:
+        changed = dict(bound.arguments)
+        for name in matrices:
+            changed[name] = bound.arguments[name].T
+        which = ", ".join(matrices)
+        yield (
+            f"uses {which} transposed: your output is what {which}.T gives (x @ W, not "
+            "x @ W.T: the weights map a row vector from the left)",
+            (),
+            changed,
+        )
+
+
+def _first(signature: inspect.Signature) -> str | None:
+    return next(iter(signature.parameters), None)
+
+
+def _identical(a: Any, b: Any) -> bool:
+    try:
+        return bool(a is b or (type(a) is type(b) and a == b))
+    except Exception:
+        return False
+
+
+# --- the output against the reference's ------------------------------------------------------
+
+
+def _layout(
+    actual: Any, expected: Any, named: dict[str, Any], rtol: float, atol: float
+) -> str | None:
+    if not isinstance(expected, np.ndarray) or not isinstance(actual, np.ndarray):
+        return None
+    if actual.size > MAX_ENTRIES or expected.size > MAX_ENTRIES:
+        return None
+    if actual.dtype == object:
+        return "returned an array of Python objects (dtype object): return numbers (float64)"
+    if expected.dtype == np.bool_ and actual.dtype != np.bool_ and actual.shape == expected.shape:
+        return (
+            f"returned dtype {actual.dtype} where a boolean array is expected "
+            "(True where allowed, False where masked)"
+        )
+    close = _closeness(rtol, atol)
+    if actual.shape != expected.shape:
+        return _shape(actual, expected, named, close)
+    if expected.dtype == np.bool_:
+        if np.array_equal(actual, ~expected):
+            return "every True of yours is a False of the expected and every False a True"
+        if expected.ndim == 2 and np.array_equal(actual, expected.T):
+            return (
+                "your boolean matrix is the expected one transposed "
+                "(the triangle points the wrong way)"
+            )
+        return None
+    if actual.dtype.kind not in "fiuc":
+        return None
+    left, right = actual.astype(np.complex128 if actual.dtype.kind == "c" else np.float64), expected
+    return (
+        _non_finite(left, right, named)
+        or _precision(actual, expected, rtol, atol)
+        or _rearranged(left, right, close)
+        or _factor(left, right, named, close)
+        or _normaliser(left, right, close)
+        or _one_slice_kept(left, right, named, close)
+        or _zero_slice(left, right, close)
+    )
+
+
+def _closeness(rtol: float, atol: float) -> Callable[[Any, Any], bool]:
+    def close(a: Any, b: Any) -> bool:
+        a, b = np.asarray(a), np.asarray(b)
+        return a.shape == b.shape and bool(np.allclose(a, b, rtol=rtol, atol=atol))
+
+    return close
+
+
+def _shape(
+    actual: np.ndarray, expected: np.ndarray, named: dict[str, Any], close: Callable[..., bool]
+) -> str | None:
+    if expected.ndim == 2 and actual.shape == expected.T.shape and close(actual, expected.T):
+        return f"your {actual.shape} array is the expected {expected.shape} one transposed"
+    if actual.ndim == expected.ndim:
+        for a in range(actual.ndim):
+            for b in range(a + 1, actual.ndim):
+                swapped = np.swapaxes(expected, a, b)
+                if swapped.shape == actual.shape and close(actual, swapped):
+                    return f"your axes {a} and {b} are swapped (np.swapaxes(…, {a}, {b}))"
+        if (
+            actual.ndim >= 1
+            and actual.shape[1:] == expected.shape[1:]
+            and actual.shape[0] < expected.shape[0]
+            and close(actual, expected[: actual.shape[0]])
+        ):
+            length = expected.shape[0]
+            which = [n for n, v in named.items() if type(v) in (int, np.int64) and v == length]
+            also = f" ({which[0]} = {length})" if which else ""
+            return (
+                f"your {actual.shape[0]} rows are the first rows of the expected {length}"
+                f"{also}: the rows after them are missing (rows no input reached are 0, "
+                "not left out)"
+            )
+    for axis in range(expected.ndim):
+        if expected.shape[axis] == 1 and np.squeeze(expected, axis).shape == actual.shape:
+            return f"your result lost axis {axis} of length 1: keep it (keepdims=True)"
+    return None
+
+
+def _non_finite(actual: np.ndarray, expected: np.ndarray, named: dict[str, Any]) -> str | None:
+    broken = ~np.isfinite(actual) & np.isfinite(expected)
+    if not broken.any():
+        return None
+    kind = "nan" if np.isnan(actual[broken]).any() else "inf"
+    arrays = [v for v in named.values() if isinstance(v, np.ndarray) and v.dtype.kind in "fiu"]
+    largest = max((float(np.max(np.abs(v))) for v in arrays if v.size), default=0.0)
+    masks = [(n, v) for n, v in named.items() if isinstance(v, np.ndarray) and v.dtype == np.bool_]
+    for name, mask in masks:
+        try:
+            allowed = np.broadcast_to(mask, actual.shape)
+        except ValueError:
+            continue
+        empty = ~allowed.any(axis=-1)
+        rows = ~np.isfinite(actual).all(axis=-1)
+        if empty.any() and np.array_equal(rows & empty, rows):
+            return (
+                f"{kind} in exactly the rows that are fully masked ({name} allows no entry "
+                "there): 0/0 is nan; such a row has no softmax"
+            )
+    if largest > 80:
+        return (
+            f"{kind} where the expected values are finite, on inputs as large as "
+            f"{largest:.3g}: exp overflows past about 709 (88 in float32): subtract the "
+            "maximum before exp, np.max(…, axis=axis, keepdims=True)"
+        )
+    return f"{kind} where the expected values are finite ({int(broken.sum())} entries)"
+
+
+def _precision(actual: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -> str | None:
+    if actual.dtype not in (np.float16, np.float32):
+        return None
+    spacing = float(np.finfo(actual.dtype).eps)
+    scale = float(np.max(np.abs(expected))) if expected.size else 0.0
+    if np.allclose(
+        actual, expected, rtol=max(rtol, 8 * spacing), atol=max(atol, 8 * spacing * scale)
+    ):
+        return (
+            f"computed in {actual.dtype}, whose precision ({spacing:.1e}) is coarser than the "
+            "tolerance: compute in float64"
+        )
+    return None
+
+
+def _rearranged(actual: np.ndarray, expected: np.ndarray, close: Callable[..., bool]) -> str | None:
+    if expected.ndim == 2 and expected.shape[0] == expected.shape[1] and close(actual, expected.T):
+        return "your result is the expected one transposed (rows and columns exchanged)"
+    for axis in range(expected.ndim):
+        n = expected.shape[axis]
+        if n < 2:
+            continue
+        if close(actual, np.flip(expected, axis)):
+            return f"your result is the expected one reversed along axis {axis}"
+        head = [slice(None)] * expected.ndim
+        tail = [slice(None)] * expected.ndim
+        head[axis], tail[axis] = slice(0, n - 1), slice(1, n)
+        if n >= 3 and close(actual[tuple(head)], expected[tuple(tail)]):
+            return (
+                f"your entry i along axis {axis} is the expected entry i + 1: shifted by one "
+                "(an index or a position that starts at 1 instead of 0?)"
+            )
+        if n >= 3 and close(actual[tuple(tail)], expected[tuple(head)]):
+            return (
+                f"your entry i + 1 along axis {axis} is the expected entry i: shifted by one "
+                "(an off-by-one index?)"
+            )
+    return None
+
+
+def _factor(
+    actual: np.ndarray, expected: np.ndarray, named: dict[str, Any], close: Callable[..., bool]
+) -> str | None:
+    denominator = float(np.vdot(expected, expected).real)
+    if denominator == 0 or not np.isfinite(actual).all():
+        return None
+    factor = float(np.vdot(expected, actual).real) / denominator
+    if not np.isfinite(factor) or abs(factor) < 1e-12 or _near(factor, 1.0):
+        return None
+    if not close(actual, factor * expected):
+        return None
+    if _near(factor, -1.0):
+        return "your result is the expected one with its sign flipped"
+    size = abs(factor) if abs(factor) >= 1 else 1 / abs(factor)
+    direction = "too large" if abs(factor) > 1 else "too small"
+    name = _name_number(size, named)
+    return f"your result is {direction} by a factor {name}" + (
+        ", and of the wrong sign" if factor < 0 else ""
+    )
+
+
+def _name_number(value: float, named: dict[str, Any]) -> str:
+    for n in range(2, 65):
+        if _near(value, math.sqrt(n)) and not _near(value, round(value)):
+            return f"{value:.4g} = √{n}"
+    lengths = {
+        f"the length of axis {axis} of {name}": length
+        for name, v in named.items()
+        if isinstance(v, np.ndarray)
+        for axis, length in enumerate(v.shape)
+    }
+    for what, length in lengths.items():
+        if length > 1 and _near(value, length):
+            return f"{length} = {what}: a mean over that axis instead of a sum?"
+    if _near(value, round(value)):
+        return f"{round(value)}"
+    return f"{value:.4g}"
+
+
+def _normaliser(actual: np.ndarray, expected: np.ndarray, close: Callable[..., bool]) -> str | None:
+    """actual[i, j] = expected[i, j] · a[i] · b[j], not one constant: a normaliser (a sum or a
+    maximum without keepdims=True) broadcast along the wrong axis."""
+    if expected.ndim != 2 or min(expected.shape) < 2 or not np.isfinite(actual).all():
+        return None
+    present = np.abs(expected) > 1e-12
+    if not close(np.where(present, 0.0, actual), np.zeros_like(actual)) or present.sum() < 4:
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ratio = np.where(present, actual / np.where(present, expected, 1.0), np.nan)
+        if np.nanmin(ratio) <= 0:
+            return None
+        logs = np.log(ratio)
+        if np.nanmax(logs) - np.nanmin(logs) < 1e-6:
+            return None
+        rows, columns = np.zeros(expected.shape[0]), np.zeros(expected.shape[1])
+        for _ in range(50):  # log ratio = rows[i] + columns[j], fitted on the present entries
+            rows = np.nan_to_num(np.nanmean(logs - columns[None, :], axis=1))
+            columns = np.nan_to_num(np.nanmean(logs - rows[:, None], axis=0))
+        residual = np.nanmax(np.abs(logs - rows[:, None] - columns[None, :]))
+    if residual < 1e-6:
+        return (
+            "your entries are off by a factor that depends on the row and the column "
+            "separately: a sum or a maximum taken without keepdims=True is broadcast along "
+            "the wrong axis (keep the reduced axis: keepdims=True)"
+        )
+    return None
+
+
+def _zero_slice(actual: np.ndarray, expected: np.ndarray, close: Callable[..., bool]) -> str | None:
+    """Right but for its last column left at 0 (an odd width's unpaired column, say)."""
+    if expected.ndim != 2 or expected.shape[0] < 3 or expected.shape[-1] < 2:
+        return None
+    zero = np.all(actual == 0, axis=tuple(range(actual.ndim - 1)))
+    empty = np.all(expected == 0, axis=tuple(range(expected.ndim - 1)))
+    missing = np.flatnonzero(zero & ~empty)
+    if list(missing) != [expected.shape[-1] - 1]:
+        return None
+    kept = np.ones(expected.shape[-1], dtype=bool)
+    kept[missing] = False
+    if not close(actual[..., kept], expected[..., kept]):
+        return None
+    last = " (the last column)" if list(missing) == [expected.shape[-1] - 1] else ""
+    return f"your column {int(missing[0])}{last} is left at 0; every other column is right"
+
+
+def _one_slice_kept(
+    actual: np.ndarray, expected: np.ndarray, named: dict[str, Any], close: Callable[..., bool]
+) -> str | None:
+    """The expected sums an argument over its first axis; the student's keeps one slice."""
+    for name, value in named.items():
+        if not isinstance(value, np.ndarray) or value.ndim < 2 or value.shape[0] < 2:
+            continue
+        total = value.sum(axis=0)
+        rows = total.shape[0]
+        if total.shape[1:] != expected.shape[1:] or rows > expected.shape[0]:
+            continue
+        if not close(expected[:rows], total):
+            continue
+        for which, index in (("last", -1), ("first", 0)):
+            if close(actual[:rows], value[index]):
+                return (
+                    f"your result keeps only the {which} entry along axis 0 of {name} where "
+                    "the sum over that axis is needed (an assignment with repeated indices, "
+                    "a[idx] += b, keeps one of them: np.add.at(a, idx, b) sums them)"
+                )
+    return None
+
+
+def _near(a: float, b: float, rel: float = 1e-3) -> bool:
+    return abs(a - b) <= rel * max(abs(a), abs(b), 1e-12)
+
+
+# --- exact answers ---------------------------------------------------------------------------
+
+
+def _exactness(call: Call, expected: Any) -> str | None:
+    floats = _floats(call.result) - _floats((call.args, call.kwargs))
+    if floats and not _floats(expected):
+        shown = ", ".join(sorted(str(f)[:12] for f in floats)[:3])
+        return (
+            f"your expression holds the floating-point number {shown}; the answer must be "
+            "exact: use SymPy's numbers (sp.sqrt(2), sp.Rational(1, 2), sp.pi), not math's"
+        )
+    return None
+
+
+def _floats(value: Any) -> set[sp.Float]:
+    if isinstance(value, sp.Basic):
+        return set(value.atoms(sp.Float))
+    if isinstance(value, sp.MatrixBase):
+        return set().union(*(set(e.atoms(sp.Float)) for e in value)) if value else set()
+    if isinstance(value, (list, tuple)):
+        return set().union(set(), *(_floats(v) for v in value))
+    if isinstance(value, dict):
+        return _floats(list(value.values()))
+    return set()
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def _named_arguments(function: types.FunctionType, call: Call) -> dict[str, Any]:
+    try:
+        bound = inspect.signature(function).bind_partial(*call.args, **call.kwargs)
+    except TypeError:
+        return {f"argument {i + 1}": v for i, v in enumerate(call.args)} | dict(call.kwargs)
+    return dict(bound.arguments)
+
+
+def _copies(value: Any) -> Any:
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    if isinstance(value, tuple):
+        return tuple(_copies(v) for v in value)
+    if isinstance(value, list):
+        return [_copies(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copies(v) for k, v in value.items()}
+    return value
