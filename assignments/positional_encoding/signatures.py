@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from shared.attention import attention_signature, softmax_signature
 
 from autograder.grading.diagnose import Call, Signature
 
@@ -197,139 +198,6 @@ def encoding_signature(call: Call, expected) -> str | None:
     return describe_frequencies(pairs, C, base, "pair")
 
 
-# --- softmax: which axis sums to 1 ------------------------------------------------------------
-
-
-def softmax_signature(call: Call, expected) -> str | None:
-    S = np.asarray(_argument(call, 0, "S"), dtype=np.float64)
-    asked = "axis" in call.kwargs or len(call.args) > 1
-    axis = int(_argument(call, 1, "axis", -1))
-    W = np.asarray(call.result, dtype=np.float64)
-    if W.shape != S.shape or S.ndim == 0:
-        return None
-    if np.isnan(W).any() and np.isfinite(S).all():
-        maxima = np.max(S, axis=axis, keepdims=True)
-        broken = np.isnan(W).any(axis=axis, keepdims=True)
-        if np.all(maxima[broken] < S.max() - 700):
-            return (
-                "the slices whose scores all lie far below the array's overall maximum came out "
-                "nan (exp underflows to 0, and 0/0 is nan): subtract each slice's own maximum, "
-                "np.max(S, axis=axis, keepdims=True)"
-            )
-        return None
-    if np.allclose(W.sum(axis=axis), 1, atol=1e-6):
-        return None
-    for other in range(S.ndim):
-        if other % S.ndim != axis % S.ndim and np.allclose(W.sum(axis=other), 1, atol=1e-6):
-            fix = "use the axis argument" if asked else "its default is the last axis (axis=-1)"
-            return (
-                f"your softmax's entries sum to 1 along axis {other}, not along axis "
-                f"{axis % S.ndim}: {fix}"
-            )
-    if S.ndim > 1 and np.isclose(W.sum(), 1, atol=1e-6):
-        return (
-            "your entries sum to 1 over the whole array: divide by the sum along the axis "
-            "(np.sum(…, axis=axis, keepdims=True)), not by the total"
-        )
-    return None
-
-
-# --- self_attention: the scale, axis and scores that reproduce the output ------------------
-
-
-def _softmax(S: np.ndarray, axis: int) -> np.ndarray:
-    e = np.exp(S - np.max(S, axis=axis, keepdims=True))
-    return e / np.sum(e, axis=axis, keepdims=True)
-
-
-def fit_scale(
-    scores: np.ndarray, V: np.ndarray, out: np.ndarray, axis: int = -1, transposed: bool = False
-) -> tuple[float, float]:
-    """The s > 0 for which softmax(s·scores, axis) @ V (the weights transposed, if asked)
-    comes closest to `out`, and the largest entry of the difference there."""
-
-    def errors(log_s: np.ndarray) -> np.ndarray:
-        scale = np.exp(log_s).reshape(-1, *([1] * scores.ndim))
-        weights = _softmax(scale * scores, axis if axis < 0 else axis + 1)
-        if transposed:
-            weights = np.swapaxes(weights, -1, -2)
-        return np.max(np.abs(weights @ V - out), axis=tuple(range(1, scores.ndim + 1)))
-
-    def error(log_s: float) -> float:
-        return float(errors(np.array([log_s]))[0])
-
-    grid = np.linspace(math.log(1e-3), math.log(1e3), 97)
-    best = int(np.argmin(errors(grid)))
-    low, high = grid[max(best - 1, 0)], grid[min(best + 1, len(grid) - 1)]
-    golden = (math.sqrt(5) - 1) / 2
-    for _ in range(45):  # golden-section search between the grid's neighbours of the best
-        a, b = high - golden * (high - low), low + golden * (high - low)
-        if error(a) < error(b):
-            high = b
-        else:
-            low = a
-    log_s = (low + high) / 2
-    return math.exp(log_s), error(log_s)
-
-
-def _name_scale(s: float, d: int, d_k: int) -> str:
-    names = [
-        (1.0, "1: the scores are not scaled"),
-        (1 / d_k, f"1/d_k = 1/{d_k}: divided by d_k instead of √d_k"),
-        (math.sqrt(d_k), "√d_k: multiplied by √d_k instead of divided by it"),
-    ]
-    if d != d_k:
-        names.insert(0, (1 / math.sqrt(d), f"1/√{d}: the √ of X's width {d}, not of Q's width"))
-    for value, name in names:
-        if _near(s, value, 1e-3):
-            return name
-    return _number(s)
-
-
-def attention_signature(call: Call, expected) -> str | None:
-    X = np.asarray(_argument(call, 0, "X"), dtype=np.float64)
-    weights = [_argument(call, i + 1, n) for i, n in enumerate(("W_q", "W_k", "W_v"))]
-    Q, K, V = (X if W is None else X @ np.asarray(W, dtype=np.float64) for W in weights)
-    out = np.asarray(call.result, dtype=np.float64)
-    if out.shape != V.shape or X.ndim not in (2, 3) or X.shape[-2] < 2:
-        return None
-    if not np.isfinite(out).all():
-        return None
-    S = Q @ np.swapaxes(K, -1, -2)
-    d, d_k, right = X.shape[-1], Q.shape[-1], 1 / math.sqrt(Q.shape[-1])
-    close = 1e-5 * max(1.0, float(np.max(np.abs(out))))
-    s, rows = fit_scale(S, V, out)
-    if rows < close:
-        if _near(s, right, 1e-3):
-            return None
-        return (
-            f"your attention weights are softmax(s·Q Kᵀ) with s = {_name_scale(s, d, d_k)}; "
-            f"s should be 1/√d_k = {_number(right)} (d_k = {d_k}, the width of Q)"
-        )
-    _, columns = fit_scale(S, V, out, axis=-2)
-    _, transposed = fit_scale(S, V, out, transposed=True)
-    if columns < close and transposed < close:
-        return (
-            "each column of your attention weights sums to 1, not each row: the softmax "
-            "runs over the wrong axis, or the weights are applied transposed (these scores "
-            "are symmetric, so they cannot tell which)"
-        )
-    if transposed < close:
-        return (
-            "your weights are the right weights transposed: output row i must mix the rows of "
-            "V with row i of softmax(Q Kᵀ/√d_k), weights @ V"
-        )
-    if columns < close:
-        return "your softmax normalises each column of Q Kᵀ (axis -2), not each row (axis -1)"
-    symmetric = Q @ np.swapaxes(Q, -1, -2)
-    if not np.allclose(S, symmetric) and fit_scale(symmetric, V, out)[1] < close:
-        return (
-            "your scores are symmetric, score(i, j) = score(j, i), as Q Qᵀ is; Q Kᵀ is not: "
-            "are the keys computed like the queries (K = X W_q)?"
-        )
-    return None
-
-
 # --- rotations: the angle and orientation of each 2×2 block ----------------------------------
 
 
@@ -431,8 +299,8 @@ def permutation_signature(call: Call, expected) -> str | None:
 
 SIGNATURES = (
     Signature("sinusoidal_encoding", encoding_signature),
-    Signature("softmax", softmax_signature),
-    Signature("self_attention", attention_signature),
+    Signature("softmax", softmax_signature()),
+    Signature("self_attention", attention_signature()),
     Signature("rotation_matrix", rotation_signature),
     Signature("shift_matrix", shift_signature),
     Signature("permutation_matrix", permutation_signature),

@@ -12,6 +12,9 @@ An assignment called NAME is, by convention (the README's "how to add an assignm
     assignments/NAME/warm_up.py           optional: run in the sandbox before any submission
     assignments/NAME/notebook.py          optional: the notebook's source (jupytext percent)
     assignments/NAME/sample_class/        optional: submissions `validate` and `make demo` grade
+    assignments/shared/                   optional: course-level knowledge of one mathematical
+                                          object, imported by several assignments' instructor
+                                          files as `from shared.TOPIC import …`
     reference/MODULE                      the reference solution, with solution markers
     student_template/NAME/                what `autograder release` writes for students
 """
@@ -22,6 +25,7 @@ import dataclasses
 import hashlib
 import importlib.util
 import json
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -128,13 +132,20 @@ class Assignment:
         """The CATALOGUE of misconceptions, or none when the assignment has no catalogue."""
         if not self.catalogue_file.is_file():
             return ()
-        return tuple(import_instructor_module(self.catalogue_file, self.name).CATALOGUE)
+        module = import_instructor_module(self.catalogue_file, self.name, self._shared)
+        return tuple(module.CATALOGUE)
 
     def load_signatures(self) -> tuple[Signature, ...]:
         """The SIGNATURES measured on wrong results, or none without a signatures file."""
         if not self.signatures_file.is_file():
             return ()
-        return tuple(import_instructor_module(self.signatures_file, self.name).SIGNATURES)
+        module = import_instructor_module(self.signatures_file, self.name, self._shared)
+        return tuple(module.SIGNATURES)
+
+    @property
+    def _shared(self) -> Path:
+        """The folder holding the course's shared topic modules' package (`shared/`)."""
+        return self.course.root / "assignments"
 
     def warm_up_source(self) -> str | None:
         """The sandbox's warm-up (instructor code run before any submission), if any."""
@@ -169,16 +180,32 @@ class Assignment:
         ]
 
 
-def import_instructor_module(path: Path, assignment: str) -> ModuleType:
-    """An instructor's file (the reference, the catalogue, a proof domain): trusted code."""
+def import_instructor_module(path: Path, assignment: str, shared: Path | None = None) -> ModuleType:
+    """An instructor's file (the reference, the catalogue, a proof domain): trusted code.
+    `shared`: a folder whose `shared/` package the file may import (the course's topics);
+    it is on the import path only while the file runs, and forgotten after, so that another
+    course's topics are never taken for this one's."""
     if not path.is_file():
         raise ConfigError(f"{path} does not exist")
     spec = importlib.util.spec_from_file_location(f"instructor_{assignment}_{path.stem}", path)
     if spec is None or spec.loader is None:
         raise ConfigError(f"cannot import {path}")
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    if shared is None:
+        spec.loader.exec_module(module)
+        return module
+    sys.path.insert(0, str(shared))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(shared))
+        for name in [n for n in sys.modules if n == SHARED or n.startswith(SHARED + ".")]:
+            del sys.modules[name]
     return module
+
+
+SHARED = "shared"
+"""The package of course-level topic modules, in the course's assignments/ folder."""
 
 
 def read_instructor_text(path: Path, limit: int) -> str:
