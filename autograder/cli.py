@@ -26,8 +26,16 @@ from autograder.errors import AutograderError, ConfigError, TemplateDriftError
 from autograder.gradescope.export import build_zip
 from autograder.grading.batch import Item, discover, grade_class, shard
 from autograder.grading.gradebook import Entry, Gradebook, merge
+from autograder.grading.grouping import (
+    SAME_CAUSE,
+    Group,
+    fix_first,
+    fix_first_line,
+    grouped,
+    shown_causes,
+)
 from autograder.grading.progress import Progress
-from autograder.grading.results import SubmissionResult
+from autograder.grading.results import SubmissionResult, TestOutcome
 from autograder.grading.runners import Runner
 from autograder.report import FORMATS
 from autograder.safe_text import file_stem, printable
@@ -77,10 +85,19 @@ def _parser() -> argparse.ArgumentParser:
         "Exit 0 when every public test passes.",
     )
     check.add_argument(
-        "path", nargs="?", default=".", type=Path,
-        help="your module, or the folder that holds it (default: this folder)",
+        "where", nargs="*", metavar="[PATH] [FUNCTION]",
+        help="your module, or the folder that holds it (default: this folder), and/or the one "
+        "function whose tests to show: `check .`, `check sinusoidal_encoding`, "
+        "`check my.py shift_matrix`",
     )  # fmt: skip
     check.add_argument("--assignment", help="the assignment, when the course has several")
+    check.add_argument(
+        "-k", dest="keyword", metavar="EXPR",
+        help="run only the tests pytest's -k EXPR selects (their names, e.g. -k 'shape or row')",
+    )  # fmt: skip
+    check.add_argument(
+        "-v", "--verbose", action="store_true", help="list every passed test, not only a count"
+    )
     check.add_argument(
         "--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="SECONDS",
         help=f"give up after this long (default {DEFAULT_TIMEOUT_S:g})",
@@ -735,17 +752,40 @@ def _points(score: float, most: float) -> str:
 
 
 def _check(args: argparse.Namespace) -> int:
-    target = locate(args.path, assignment=args.assignment)
-    report = run_check(target, timeout_s=args.timeout)
-    print(render_check(report))
+    path, function = check_arguments(args.where)
+    target = locate(path, assignment=args.assignment)
+    report = run_check(target, timeout_s=args.timeout, keyword=args.keyword)
+    if function is not None:
+        report = report.only(function)
+    print(render_check(report, verbose=args.verbose, function=function))
     return EXIT_OK if report.all_passed else EXIT_FAILED
 
 
-def render_check(report: CheckReport) -> str:
-    """The check table: one line per public test, its message indented below it."""
+def check_arguments(where: list[str]) -> tuple[Path, str | None]:
+    """`check`'s positionals as (path, function): `[PATH] [FUNCTION]`; a lone one that is no
+    existing path but a Python name is a function (of the module in this folder)."""
+    if len(where) > 2:
+        raise ConfigError(f"check takes at most a path and a function, not {len(where)} arguments")
+    if not where:
+        return Path("."), None
+    if len(where) == 2:
+        if not where[1].isidentifier():
+            raise ConfigError(f"{where[1]!r} is not a function's name")
+        return Path(where[0]), where[1]
+    (only,) = where
+    if not Path(only).exists() and only.isidentifier():
+        return Path("."), only
+    return Path(only), None
+
+
+def render_check(report: CheckReport, *, verbose: bool = False, function: str | None = None) -> str:
+    """The check's report: the tests grouped by the function they are about, each failing
+    function led by what to fix first, each cause printed once; a function not written yet in
+    one line; passed tests counted (listed with `verbose`)."""
     target = report.target
+    about = f" (only {function})" if function else ""
     lines = [
-        f"Checking {target.submission} with the public tests in {target.tests_dir}",
+        f"Checking {target.submission} with the public tests in {target.tests_dir}{about}",
         "(your code runs here as you, without the grader's sandbox: the grader isolates it)",
         "",
     ]
@@ -758,21 +798,67 @@ def render_check(report: CheckReport) -> str:
         lines += [f"  No public test could run: {messages.pop()}", ""]
         lines.append(f"{len(report.outcomes)} public tests: {len(report.outcomes)} ERROR")
         return printable("\n".join(lines))
-    width = max(len(label) for label in STATUS_LABELS.values())
-    part_width = max((len(o.part or "") for o in report.outcomes), default=0)
-    for outcome in report.outcomes:
-        label = STATUS_LABELS[outcome.status]
-        lines.append(f"  {label:<{width}}  {outcome.part or '':<{part_width}}  {outcome.title}")
-        if outcome.message and outcome.status != "passed":
-            lines.extend(wrap_message(outcome.message, " " * (width + part_width + 6)))
+    width = max(len(STATUS_LABELS[s]) for s in ("failed", "error", "timeout", "passed"))
+    indent = " " * (width + 6)
+    printed: dict[str, str] = {}
+    for group in grouped(report.outcomes, report.order):
+        lines.extend(_check_group(group, printed, width, indent, verbose=verbose))
     if report.problem:
-        lines += ["", f"Problem: {report.problem}"]
+        lines += (
+            ["", f"Problem: {report.problem}"]
+            if report.outcomes
+            else [f"Problem: {report.problem}"]
+        )
     counts = [
         f"{report.count(status)} {STATUS_LABELS[status] if status != 'failed' else 'failed'}"
         for status in STATUS_LABELS
         if report.count(status)
     ]
-    lines += ["", f"{len(report.outcomes)} public tests: {', '.join(counts) or 'none ran'}"]
+    which = f" of {function}" if function else ""
+    lines += ["", f"{len(report.outcomes)} public tests{which}: {', '.join(counts) or 'none ran'}"]
     if report.all_passed:
-        lines.append("Every public test passes. The grader runs more tests on other inputs.")
+        lines.append(
+            f"Every public test{which} passes. The grader runs more tests on other inputs."
+        )
     return printable("\n".join(lines))
+
+
+def _check_group(
+    group: Group[TestOutcome], printed: dict[str, str], width: int, indent: str, *, verbose: bool
+) -> list[str]:
+    """One function's lines in the check's report."""
+    count = len(group.tests)
+    if group.not_implemented:
+        return [f"  {group.name}: not implemented yet ({count} test{'s' if count > 1 else ''})"]
+    counts = [
+        f"{len(tests)} {STATUS_LABELS[status] if status != 'failed' else 'failed'}"
+        for status in STATUS_LABELS
+        if (tests := group.with_status(status))
+    ]
+    lines = [f"  {group.name}: {', '.join(counts)}"]
+    fix = fix_first(group)
+    line = fix_first_line(group, printed)
+    failing = group.with_status("failed", "error", "timeout")
+    if line is not None:
+        lines.extend(wrap_message(f"what to fix first: {line}", "    "))
+    for test, shown in zip(failing, shown_causes(failing, printed, group.name), strict=True):
+        label = STATUS_LABELS[test.status]
+        lines.append(f"    {label:<{width}}  {test.title}")
+        message = shown.message if shown.message != fix else None
+        if shown.message == fix and test is not failing[0]:
+            message = SAME_CAUSE  # the message itself is what to fix first
+        elif shown.same_cause:
+            message = f"{message} {SAME_CAUSE}" if message else SAME_CAUSE
+        if message:
+            lines.extend(wrap_message(message, indent))
+        if shown.cause:
+            lines.extend(wrap_message(f"hint: {shown.cause}", indent))
+    missing = group.with_status("not_implemented")
+    if missing:
+        lines.append(
+            f"    not implemented yet: {len(missing)} test{'s' if len(missing) > 1 else ''}"
+        )
+    if verbose:
+        label = STATUS_LABELS["passed"]
+        lines.extend(f"    {label:<{width}}  {test.title}" for test in group.with_status("passed"))
+    return lines

@@ -70,7 +70,9 @@ def test_feedback_for_every_kind_of_submission(out: Path, course: Course) -> Non
     assert "Tests shown now: 8 / 8 points" in ada and "2 more tests (2 points)" in ada
     assert "could not be graded" in feedback_path(target, "vectors", "eve").read_text()
     ben = feedback_path(target, "vectors", "ben", ".md").read_text()
-    assert "Hint:" in ben and "Tests shown now:" in ben
+    assert "**What to fix first:** your results match" in ben and "Tests shown now:" in ben
+    assert ben.count("divides by the sum of the entries") == 2  # normalise's, and cosine's
+    assert "(same cause as above)" in ben
     after = out / "after"
     _run("feedback", str(out), "--out", str(after), "--after-due", "--course", str(course.root))
     assert "Score: 10 / 10" in feedback_path(after, "vectors", "dee").read_text()

@@ -183,7 +183,7 @@ def test_cli_check_exit_codes_and_table(
     assert "without the grader's sandbox" in out  # a student's check is not isolated, and says so
     assert main(["check", str(assignment.release_dir)]) == 1
     out = capsys.readouterr().out
-    assert "not implemented yet  numeric" in out
+    assert "  normalise: not implemented yet (3 tests)" in out
     broken = tmp_path / "vectors.py"
     broken.write_text("def f(:\n", encoding="utf-8")
     assert main(["check", str(broken)]) == 1
@@ -288,3 +288,130 @@ def test_a_hidden_test_file_that_does_not_load_is_a_config_error(course_copy: Co
         ConfigError, match=r"test_hidden_broken\.py could not be loaded: .*not_a_module"
     ):
         grade_submission(vectors, vectors.reference)
+
+
+# What a student reads: tests grouped by function, what to fix first, each cause once.
+
+REPOSITORY = Path(__file__).resolve().parents[1]
+
+
+def test_outcomes_name_the_function_they_are_about(
+    tmp_path: Path, course: Course, reference_source: str
+) -> None:
+    by_sum = reference_source.replace("return v / norm", "return v / v.sum()")
+    report = check(submit(tmp_path, by_sum), course)
+    functions = {o.title: o.function for o in report.outcomes}
+    assert functions["scale([1, 2], 3) is [3, 6]"] == "scale"
+    assert functions["normalise([3, 4]) is [0.6, 0.8]"] == "normalise"
+    assert functions["cosine([1, 0], [1, 1]) is 1/√2"] == "cosine"
+    assert functions["square_sum(a, b) equals (a + b)**2"] == "square_sum"
+    assert report.functions == [
+        "scale", "normalise", "cosine", "square_sum", "PYTHAGORAS_PROOF"
+    ]  # fmt: skip
+    assert report.order[:4] == ("scale", "normalise", "cosine", "square_sum")
+
+
+def test_one_wrong_function_leads_with_what_to_fix_first(
+    tmp_path: Path, course: Course, reference_source: str
+) -> None:
+    from autograder.cli import render_check
+
+    by_sum = reference_source.replace("return v / norm", "return v / v.sum()")
+    out = render_check(check(submit(tmp_path, by_sum), course))
+    lines = out.splitlines()
+    start = lines.index("  normalise: 1 passed, 2 failed")
+    assert lines[start + 1] == (
+        "    what to fix first: normalise([3, 4]) should be [0.6, 0.8]; yours is [0.4286, 0.5714]"
+    )
+    assert out.count("normalise([3, 4]) should be [0.6, 0.8]") == 1  # above its tests, alone
+    assert lines[start + 2 : start + 5] == [
+        "    FAILED   normalise([3, 4]) is [0.6, 0.8]",
+        "    FAILED   normalise(v) is v / |v| and leaves v alone, here and in every other test's"
+        " call",
+        "             (same cause as above)",
+    ]
+    assert "  scale: 1 passed" in lines and "  square_sum: 1 passed" in lines
+    assert "passed   scale([1, 2], 3)" not in out  # counted, not listed, without --verbose
+    groups = [line for line in lines if line.startswith("  ") and not line.startswith("    ")]
+    assert groups == [
+        "  scale: 1 passed", "  normalise: 1 passed, 2 failed", "  cosine: 1 failed",
+        "  square_sum: 1 passed", "  PYTHAGORAS_PROOF: 1 passed",
+    ]  # fmt: skip
+    verbose = render_check(check(submit(tmp_path, by_sum), course), verbose=True)
+    assert "    passed   scale([1, 2], 3) is [3, 6]" in verbose.splitlines()
+
+
+def test_a_function_not_written_yet_is_one_line(
+    tmp_path: Path, course: Course, reference_source: str
+) -> None:
+    from autograder.cli import render_check
+
+    start = reference_source.index("def cosine")
+    end = reference_source.index("def square_sum")
+    stub = (
+        reference_source[:start]
+        + ("def cosine(u, v):\n    raise NotImplementedError\n\n\n")
+        + reference_source[end:]
+    )
+    out = render_check(check(submit(tmp_path, stub), course))
+    assert "  cosine: not implemented yet (1 test)" in out.splitlines()
+    assert "`cosine` is not implemented yet" not in out
+    stubs = render_check(run_check(locate(course.assignment("vectors").release_dir)))
+    assert "  normalise: not implemented yet (3 tests)" in stubs.splitlines()
+    assert stubs.count("not implemented yet (") == 5
+
+
+def test_a_shared_cause_is_printed_once(tmp_path: Path) -> None:
+    """The i-for-2i mistake: its advice leads the function, later tests point up to it, and a
+    picked-out entry is named by its index in the whole array."""
+    from autograder.cli import render_check
+
+    folder = tmp_path / "positional_encoding"
+    shutil.copytree(REPOSITORY / "student_template" / "positional_encoding", folder)
+    bug = REPOSITORY / "assignments" / "positional_encoding" / "sample_class" / "bug_exponent_i.py"
+    shutil.copy(bug, folder / "positional_encoding.py")
+    report = run_check(locate(folder))
+    advice = "column 2 (pair i = 1) oscillates too fast: the exponent is 2i/C, not i/C"
+    failed = [o for o in report.outcomes if o.status == "failed"]
+    assert {o.function for o in failed} == {"sinusoidal_encoding"}
+    assert advice in {o.advice for o in failed}
+    out = render_check(report)
+    assert out.count(advice) == 1
+    assert f"    what to fix first: {advice}" in out.splitlines()
+    assert "(same cause as above)" in out
+    assert "sinusoidal_encoding(8, 16)[7, 8] should be 0.0699" in out  # not [0, 1] of a corner
+    assert "at rows" not in out
+    verbose = render_check(report, verbose=True)
+    assert "[T=4, C=-2, named=C]" in verbose and "[T=2.5, C=8, named=T]" in verbose
+    assert "[4--2-C]" not in verbose
+
+
+def test_check_one_function_and_k(
+    course: Course,
+    assignment: Assignment,
+    reference_source: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    folder = tmp_path / "vectors"
+    shutil.copytree(assignment.release_dir, folder)
+    (folder / "vectors.py").write_text(
+        reference_source.replace("return v / norm", "return v / v.sum()"), encoding="utf-8"
+    )
+    assert main(["check", str(folder), "scale"]) == 0  # only scale's test: it passes
+    out = capsys.readouterr().out
+    assert "1 public tests of scale: 1 passed" in out and "normalise" not in out
+    monkeypatch.chdir(folder)
+    assert main(["check", "normalise"]) == 1  # a lone name that is no path is a function
+    out = capsys.readouterr().out
+    assert "3 public tests of normalise: 1 passed, 2 failed" in out and "cosine" not in out
+    assert main(["check", ".", "sqrt"]) == 1
+    out = capsys.readouterr().out
+    assert "no public test is about sqrt; the tests are about: scale, normalise, cosine" in out
+    assert main(["check", "vectors.py", "-k", "scale or square"]) == 0
+    assert "2 public tests: 2 passed" in capsys.readouterr().out
+    assert main(["check", "-k", "nothing_matches_this"]) == 1
+    assert "no public test matches -k 'nothing_matches_this'" in capsys.readouterr().out
+    assert main(["check", ".", "not-a-name"]) == 2
+    assert main(["check", "missing.py"]) == 2

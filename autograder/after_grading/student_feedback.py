@@ -16,9 +16,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from autograder.after_grading.visibility import StudentView, results_released_at, student_view
+from autograder.after_grading.visibility import (
+    ShownTest,
+    StudentView,
+    results_released_at,
+    student_view,
+)
 from autograder.course.rubric import AssignmentSpec
 from autograder.grading.gradebook import Entry
+from autograder.grading.grouping import FAILING, SAME_CAUSE, fix_first_line, grouped, shown_causes
 from autograder.safe_text import file_stem
 
 STATUS_WORDS = {
@@ -40,9 +46,49 @@ class Sheet:
     lines: tuple[str, ...]
     parts: tuple[tuple[str, str, str], ...]
     """(part, its title, "points / of")."""
-    tests: tuple[tuple[str, str, str, str, str | None, str | None], ...]
-    """(part, status word, test title, "points / of", message, hint)."""
+    tests: tuple[SheetTest, ...]
     notes: tuple[str, ...]
+    groups: tuple[SheetGroup, ...] = ()
+    """The functions the tests are about, in the order their first test comes."""
+
+
+@dataclass(frozen=True)
+class SheetTest:
+    """One shown test: its message and hint only where the student may read them; a hint
+    already given above is not repeated (`same_cause`)."""
+
+    group: str
+    part: str
+    status: str
+    name: str
+    points: str
+    message: str | None
+    hint: str | None
+    same_cause: bool = False
+
+
+@dataclass(frozen=True)
+class SheetGroup:
+    """The tests about one function: a summary ("2 failed, 3 passed", or "not implemented yet"
+    when none of it is written, its tests then not listed) and what to fix first."""
+
+    name: str
+    summary: str
+    fix_first: str | None
+    collapsed: bool = False
+
+
+@dataclass(frozen=True)
+class _Seen:
+    """A shown test as grouping reads it: its message and advice only where they are shown."""
+
+    shown: ShownTest
+    function: str | None
+    part: str | None
+    status: str
+    message: str | None
+    hint: str | None
+    advice: str | None
 
 
 def feedback_path(folder: Path, assignment: str, student: str, suffix: str = ".html") -> Path:
@@ -89,7 +135,7 @@ def make_sheet(
         headline = f"Your submission {why}: {result.message or 'no reason was recorded'}"
         if result.status == "grader_error":
             lines.append("This is the grader's failure, not yours: it will be graded again.")
-        return Sheet(title, entry.student, headline, tuple(lines), (), (), result.notes)
+        return Sheet(title, entry.student, headline, tuple(lines), (), (), result.notes, ())
     headline = _headline(view, entry)
     if entry.submitted_at:
         lines.append(f"Submitted at {entry.submitted_at}.")
@@ -113,23 +159,69 @@ def make_sheet(
         (part, titles.get(part, ""), f"{_fmt(score)} / {_fmt(of)}")
         for part, (score, of) in view.part_scores().items()
     )
-    tests = tuple(
-        (
-            s.test.part,
-            STATUS_WORDS.get(s.test.status, s.test.status),
-            f"{s.test.name} (hidden test)" if s.test.private else s.test.name,
-            f"{_fmt(s.test.score)} / {_fmt(s.test.max_score)}",
-            s.message if s.test.status != "passed" else None,
-            s.hint,
-        )
-        for s in view.shown
-    )
+    tests, groups = _grouped_tests(view.shown)
     if any(s.test.private and s.test.status != "passed" for s in view.shown):
         lines.append(
             "Hidden tests show whether they passed and what the grader recognised, never "
             "their inputs."
         )
-    return Sheet(title, entry.student, headline, tuple(lines), parts, tests, result.notes)
+    return Sheet(title, entry.student, headline, tuple(lines), parts, tests, result.notes, groups)
+
+
+def _grouped_tests(
+    shown: Sequence[ShownTest],
+) -> tuple[tuple[SheetTest, ...], tuple[SheetGroup, ...]]:
+    """The shown tests by function, each failing function led by what to fix first, no hint
+    given twice; a function whose tests all say it is not written yet in one line."""
+    seen = [
+        _Seen(
+            s,
+            s.test.function,
+            s.test.part,
+            s.test.status,
+            s.message if s.test.status != "passed" else None,
+            s.hint,
+            None if s.message is None else s.test.advice,
+        )
+        for s in shown
+    ]
+    tests: list[SheetTest] = []
+    groups: list[SheetGroup] = []
+    printed: dict[str, str] = {}
+    for group in grouped(seen):
+        count = len(group.tests)
+        if group.not_implemented:
+            points = sum(t.shown.test.max_score for t in group.tests)
+            tests_word = f"{count} test{'s' if count > 1 else ''}"
+            summary = f"not implemented yet ({tests_word}, 0 / {_fmt(points)} points)"
+            groups.append(SheetGroup(group.name, summary, None, collapsed=True))
+            continue
+        counts = [
+            f"{len(of)} {STATUS_WORDS[status]}"
+            for status in STATUS_WORDS
+            if (of := group.with_status(status))
+        ]
+        fix = fix_first_line(group, printed)
+        causes = iter(shown_causes(group.with_status(*FAILING), printed, group.name))
+        for test in group.tests:
+            cause = next(causes) if test.status in FAILING else None
+            message = test.message if cause is None else cause.message
+            tests.append(
+                SheetTest(
+                    group.name,
+                    test.shown.test.part,
+                    STATUS_WORDS.get(test.status, test.status),
+                    f"{test.shown.test.name} (hidden test)"
+                    if test.shown.test.private
+                    else test.shown.test.name,
+                    f"{_fmt(test.shown.test.score)} / {_fmt(test.shown.test.max_score)}",
+                    message,
+                    test.hint if cause is None else cause.cause,
+                    cause is not None and cause.same_cause,
+                )
+            )
+        groups.append(SheetGroup(group.name, ", ".join(counts), fix))
+    return tuple(tests), tuple(groups)
 
 
 def _headline(view: StudentView, entry: Entry) -> str:
@@ -166,18 +258,29 @@ def render_html(sheet: Sheet) -> str:
             "<h2>Points per part</h2><table id='parts'><tr><th>part</th><th>what it covers</th>"
             f"<th>points</th></tr>{rows}</table>"
         )
-    if sheet.tests:
-        body.append("<h2>Tests</h2><table id='tests'><tr><th>part</th><th>test</th>"
+    if sheet.groups:
+        body.append("<h2>Tests</h2>")
+    for group in sheet.groups:
+        body.append(f"<h3>{e(group.name)}: {e(group.summary)}</h3>")
+        if group.fix_first:
+            body.append(f"<p class='fix'><b>What to fix first:</b> {e(group.fix_first)}</p>")
+        listed = [test for test in sheet.tests if test.group == group.name]
+        if group.collapsed or not listed:
+            continue
+        body.append("<table class='tests'><tr><th>part</th><th>test</th>"
                     "<th>points</th><th>result</th></tr>")  # fmt: skip
-        for part, status, name, points, message, hint in sheet.tests:
-            css = "passed" if status == "passed" else "lost"
-            detail = f"<span class='{css}'>{e(status)}</span>"
-            if message:
-                detail += f"<pre>{e(message)}</pre>"
-            if hint:
-                detail += f"<p class='hint'>Hint: {e(hint)}</p>"
+        for test in listed:
+            css = "passed" if test.status == "passed" else "lost"
+            detail = f"<span class='{css}'>{e(test.status)}</span>"
+            if test.message:
+                detail += f"<pre>{e(test.message)}</pre>"
+            if test.same_cause:
+                detail += f"<p class='hint'>{e(SAME_CAUSE)}</p>"
+            elif test.hint:
+                detail += f"<p class='hint'>Hint: {e(test.hint)}</p>"
             body.append(
-                f"<tr><td>{e(part)}</td><td>{e(name)}</td><td>{e(points)}</td><td>{detail}</td></tr>"
+                f"<tr><td>{e(test.part)}</td><td>{e(test.name)}</td><td>{e(test.points)}</td>"
+                f"<td>{detail}</td></tr>"
             )
         body.append("</table>")
     if sheet.notes:
@@ -227,14 +330,24 @@ def render_markdown(sheet: Sheet) -> str:
         lines += ["", "## Points per part", "", "| part | what it covers | points |"]
         lines.append("|---|---|---|")
         lines += [f"| {m(p)} | {m(t)} | {m(pts)} |" for p, t, pts in sheet.parts]
-    if sheet.tests:
-        lines += ["", "## Tests", ""]
-        for part, status, name, points, message, hint in sheet.tests:
-            lines.append(f"- **{m(status)}** ({m(points)}, {m(part)}): {m(name)}")
-            if message:
-                lines += ["", _indent(markdown_block(message)), ""]
-            if hint:
-                lines.append(f"  - Hint: {m(hint)}")
+    if sheet.groups:
+        lines += ["", "## Tests"]
+    for group in sheet.groups:
+        lines += ["", f"### {m(group.name)}: {m(group.summary)}", ""]
+        if group.fix_first:
+            lines += [f"**What to fix first:** {m(group.fix_first)}", ""]
+        if group.collapsed:
+            continue
+        for test in (test for test in sheet.tests if test.group == group.name):
+            lines.append(
+                f"- **{m(test.status)}** ({m(test.points)}, {m(test.part)}): {m(test.name)}"
+            )
+            if test.message:
+                lines += ["", _indent(markdown_block(test.message)), ""]
+            if test.same_cause:
+                lines.append(f"  - {m(SAME_CAUSE)}")
+            elif test.hint:
+                lines.append(f"  - Hint: {m(test.hint)}")
     if sheet.notes:
         lines += ["", "## Notes", ""] + [f"- {m(note)}" for note in sheet.notes]
     return "\n".join(lines).rstrip() + "\n"

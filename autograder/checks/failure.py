@@ -15,21 +15,38 @@ Hint = Callable[[T], "str | None"]
 
 class CheckFailure(AssertionError):
     """A failed check, phrased for the student: what is wrong, where, expected vs observed, and
-    (when a hint recognises the mistake) what to try."""
+    (when a hint recognises the mistake) what to try.
+
+    `advice`: that advice alone (its text already ends the message, after ": "), or None; a
+    report can print it once as what to fix first."""
+
+    def __init__(self, *args: object, advice: str | None = None) -> None:
+        super().__init__(*args)
+        self.advice = advice
+
+    def __reduce__(self) -> Any:  # keep the advice through pickling (a worker's failure)
+        return (_rebuilt, (type(self), self.args, self.__dict__))
+
+
+def _rebuilt(kind: type[CheckFailure], args: tuple[Any, ...], state: dict[str, Any]) -> Any:
+    failure = kind.__new__(kind)
+    failure.args = args
+    failure.__dict__.update(state)
+    return failure
 
 
 class PartialCredit(CheckFailure):
     """A failed check that still earns `credit` (0 to 1) of the test's points."""
 
-    def __init__(self, message: str, credit: float) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, credit: float, *, advice: str | None = None) -> None:
+        super().__init__(message, advice=advice)
         self.credit = max(0.0, min(1.0, credit))
 
 
 def fail(message: str, *, observed: T | None = None, hints: Iterable[Hint[T]] = ()) -> CheckFailure:
     """A CheckFailure for `message`, with the first hint that recognises `observed` appended."""
     advice = first_hint(observed, hints) if observed is not None else None
-    return CheckFailure(f"{message}: {advice}" if advice else message)
+    return CheckFailure(f"{message}: {advice}" if advice else message, advice=advice or None)
 
 
 def first_hint(observed: T, hints: Iterable[Hint[T]]) -> str | None:

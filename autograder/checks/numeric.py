@@ -50,8 +50,14 @@ def assert_close(
     rtol: float = DEFAULT_RTOL,
     atol: float = DEFAULT_ATOL,
     hints: Iterable[Hint[np.ndarray]] = (),
+    index_map: tuple[Any, ...] | None = None,
 ) -> np.ndarray:
     """Fail unless `actual` is an array of `expected`'s shape whose entries all match.
+
+    `index_map`: when `actual` was picked out of a larger array (`PE[np.ix_(rows, cols)]`), one
+    1-D sequence of indices per axis (`(rows, cols)`) saying where each of its entries sits in
+    that array; the message then names the entry by its index there (`what[7, 8]`), `what`
+    naming the whole array.
 
     NaN and infinities match nothing (not even a NaN expected from the student's own output).
     The message names the first differing entry with its index, the expected and the observed
@@ -65,7 +71,7 @@ def assert_close(
     wrong |= ~np.isfinite(array)  # nor does an infinity, even where one was expected
     if not wrong.any():
         return array
-    if target.ndim == 1:
+    if target.ndim == 1 and index_map is None:
         message = (
             f"{what} should be {format_values(target)}; "
             f"yours {'starts' if target.size > 4 else 'is'} {format_values(array)}"
@@ -78,7 +84,8 @@ def assert_close(
             )
     else:
         index = tuple(int(i) for i in np.argwhere(wrong)[0])
-        where = f"{what}[{', '.join(map(str, index))}]" if index else what
+        shown = _mapped(index, index_map)
+        where = f"{what}[{', '.join(map(str, shown))}]" if index else what
         expected_value, observed = format_value(target[index]), format_value(array[index])
         message = f"{where} should be {expected_value}; yours is {observed}"
         if wrong.sum() > 1:
@@ -86,6 +93,15 @@ def assert_close(
     if np.isnan(array).any():
         message += " (your result contains nan)"
     raise fail(message, observed=array, hints=hints)
+
+
+def _mapped(index: tuple[int, ...], index_map: tuple[Any, ...] | None) -> tuple[int, ...]:
+    """`index` in the picked-out array as the index of the same entry in the whole one."""
+    if index_map is None:
+        return index
+    if len(index_map) != len(index):
+        raise ValueError(f"index_map has {len(index_map)} axes; the array has {len(index)}")
+    return tuple(int(np.ravel(axis)[i]) for axis, i in zip(index_map, index, strict=True))
 
 
 def printed(decimals: int) -> dict[str, float]:

@@ -26,6 +26,7 @@ import json
 from typing import Any
 
 from autograder.grading.disclosure import without_arguments
+from autograder.grading.grouping import without_advice
 from autograder.grading.results import SubmissionResult, TestResult
 
 
@@ -49,7 +50,7 @@ def gradescope_results(
             "stdout_visibility": "hidden",
             "tests": [],
         }
-    tests = [_test(number, test) for number, test in enumerate(result.tests, start=1)]
+    tests = _tests(result.tests)
     hold_back = not released and score_before_due == "hidden"
     partial = not released and not hold_back and not _all_shown_at_once(result)
     timing = {"execution_time": result.duration_s} if released else {}  # no timing channel
@@ -65,11 +66,49 @@ def gradescope_results(
     }
 
 
-def _test(number: int, test: TestResult) -> dict[str, Any]:
+def _tests(results: tuple[TestResult, ...]) -> list[dict[str, Any]]:
+    """Every test's entry; a cause (hint, or a check's advice) already given by an earlier
+    test is not repeated: the later one says which test gave it. Only an earlier test shown no
+    later than this one is named (a visible test never points at a hidden test's result)."""
+    said: dict[str, tuple[int, int]] = {}
+    """{cause as shown: (the number of the test that gave it, when that test is shown)}."""
+    entries = []
+    for number, test in enumerate(results, start=1):
+        rank = SHOWN_WHEN.get(test.visibility, len(SHOWN_WHEN))
+        cause = _shown_cause(test)
+        earlier = said.get(cause) if cause else None
+        same = earlier is not None and earlier[1] <= rank
+        entries.append(_test(number, test, same_as=earlier[0] if same and earlier else None))
+        if cause and (earlier is None or rank < earlier[1]):
+            said[cause] = (number, rank)
+    return entries
+
+
+SHOWN_WHEN = {"visible": 0, "after_due_date": 1, "after_published": 1, "hidden": 2}
+
+
+def _shown_cause(test: TestResult) -> str | None:
+    """The cause a failing test's output gives: its hint (without values, for a private test),
+    else the advice of its check (only where its message is shown)."""
+    if test.status == "passed":
+        return None
+    if test.hint:
+        return without_arguments(test.hint) if test.private else test.hint
+    return None if test.private else test.advice
+
+
+def _test(number: int, test: TestResult, *, same_as: int | None = None) -> dict[str, Any]:
+    same = f"Hint: same cause as above (test {same_as})" if same_as is not None else None
     if test.private:
-        output = "" if test.hint is None else f"Hint: {without_arguments(test.hint)}"
+        hint = None if test.hint is None else f"Hint: {without_arguments(test.hint)}"
+        output = (same if hint and same else hint) or ""
     else:
-        output = (test.message or "") + (f"\nHint: {test.hint}" if test.hint else "")
+        message = test.message or ""
+        if same and not test.hint:
+            message = without_advice(message, test.advice) or ""
+        hint = None if test.hint is None else f"Hint: {test.hint}"
+        tail = same if same and (test.hint or test.advice) else hint
+        output = message + (f"\n{tail}" if tail else "")
     return {
         "name": test.name,
         "number": str(number),

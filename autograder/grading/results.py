@@ -34,6 +34,12 @@ class TestOutcome:
     hidden: bool = False
     """Collected from the assignment's hidden tests' folder (its results follow the rubric's
     hidden visibility)."""
+    function: str | None = None
+    """The public function of the student's module the test is about (reports group by it);
+    None when the test calls none, e.g. a test of a constant."""
+    advice: str | None = None
+    """The advice a failed check gave (CheckFailure.advice; it also ends `message`), when no
+    hint was found: what a report prints as the thing to fix first."""
 
     def to_dict(self) -> dict[str, Any]:
         return _shallow_dict(self)
@@ -56,6 +62,8 @@ class TestOutcome:
             duration_s=float(data.get("duration_s", 0.0)),
             hint=None if data.get("hint") is None else str(data["hint"]),
             hidden=data.get("hidden") is True,
+            function=None if data.get("function") is None else str(data["function"]),
+            advice=None if data.get("advice") is None else str(data["advice"]),
         )
 
 
@@ -88,6 +96,10 @@ class TestResult:
     hidden: bool = False
     """One of the assignment's hidden tests: feedback never shows its message (it names the
     test's inputs), whatever its visibility."""
+    function: str | None = None
+    """The function the test is about (TestOutcome.function): feedback groups by it."""
+    advice: str | None = None
+    """The advice ending the message (TestOutcome.advice): shown only where the message is."""
 
     def to_dict(self) -> dict[str, Any]:
         return _shallow_dict(self)

@@ -31,6 +31,8 @@ def score_tests(
                 duration_s=outcome.duration_s,
                 hint=outcome.hint,
                 hidden=outcome.hidden,
+                function=outcome.function,
+                advice=outcome.advice,
             )
         )
     return tuple(results)

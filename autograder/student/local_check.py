@@ -6,6 +6,7 @@ interpreter or loops forever costs the student a clear message, not the command 
 
 from __future__ import annotations
 
+import ast
 import configparser
 import json
 import os
@@ -38,6 +39,9 @@ class CheckReport:
     target: CheckTarget
     outcomes: tuple[TestOutcome, ...]
     problem: str | None = None
+    order: tuple[str, ...] = ()
+    """The names the student's module defines, in its order (the assignment's): the order of
+    the report's functions."""
 
     @property
     def all_passed(self) -> bool:
@@ -49,6 +53,29 @@ class CheckReport:
 
     def count(self, status: str) -> int:
         return sum(outcome.status == status for outcome in self.outcomes)
+
+    @property
+    def functions(self) -> list[str]:
+        """The functions the tests are about, in the module's order (else the tests')."""
+        found = list(dict.fromkeys(o.function for o in self.outcomes if o.function))
+        place = {name: index for index, name in enumerate(self.order)}
+        return sorted(found, key=lambda name: place.get(name, len(place)))
+
+    def only(self, function: str) -> CheckReport:
+        """The report on `function`'s tests alone; a problem naming the functions there are
+        when no test is about it."""
+        if self.problem is not None:
+            return self
+        kept = tuple(o for o in self.outcomes if o.function == function)
+        if kept:
+            return CheckReport(self.target, kept, order=self.order)
+        known = ", ".join(self.functions) or "none"
+        return CheckReport(
+            self.target,
+            (),
+            f"no public test is about {function}; the tests are about: {known}",
+            self.order,
+        )
 
 
 def locate(path: Path, *, assignment: str | None = None) -> CheckTarget:
@@ -107,8 +134,11 @@ def _kill_tree(process: subprocess.Popen[bytes]) -> None:
         process.kill()
 
 
-def run_check(target: CheckTarget, *, timeout_s: float = DEFAULT_TIMEOUT_S) -> CheckReport:
-    """Run the public tests on the student's module in a child process and read their outcomes."""
+def run_check(
+    target: CheckTarget, *, timeout_s: float = DEFAULT_TIMEOUT_S, keyword: str | None = None
+) -> CheckReport:
+    """Run the public tests on the student's module in a child process and read their outcomes
+    (only those pytest's `-k keyword` selects, if given)."""
     with tempfile.TemporaryDirectory(prefix="autograder-check-") as scratch:
         results = Path(scratch) / "results.json"
         ini = Path(scratch) / "pytest.ini"
@@ -120,6 +150,7 @@ def run_check(target: CheckTarget, *, timeout_s: float = DEFAULT_TIMEOUT_S) -> C
             "-p", "autograder.grading.pytest_plugin", "-p", "no:cacheprovider",
             "--import-mode=importlib", "-q", "--no-header", "-o", "console_output_style=classic",
             f"--submission={target.submission}", f"--autograder-results={results}",
+            *(["-k", keyword] if keyword else []),
         ]  # fmt: skip
         environment = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
         process = subprocess.Popen(
@@ -152,5 +183,30 @@ def run_check(target: CheckTarget, *, timeout_s: float = DEFAULT_TIMEOUT_S) -> C
             )
         data = json.loads(results.read_text(encoding="utf-8"))
         outcomes = tuple(TestOutcome.from_dict(item) for item in data["tests"])
-        problem = None if outcomes else f"no public test was found in {target.tests_dir}"
-        return CheckReport(target, outcomes, problem)
+        problem = None
+        order = definition_order(target.submission)
+        if not outcomes:
+            problem = (
+                f"no public test matches -k {keyword!r}"
+                if keyword
+                else f"no public test was found in {target.tests_dir}"
+            )
+        return CheckReport(target, outcomes, problem, order)
+
+
+def definition_order(module: Path) -> tuple[str, ...]:
+    """The functions and constants `module` defines at its top level, in order, read without
+    running it (none when it cannot be read or parsed)."""
+    try:
+        tree = ast.parse(module.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
+        return ()
+    names: list[str] = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            names.append(node.name)
+        elif isinstance(node, ast.Assign):
+            names += [t.id for t in node.targets if isinstance(t, ast.Name)]
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.append(node.target.id)
+    return tuple(dict.fromkeys(names))
