@@ -60,7 +60,9 @@ def masked_softmax(S: np.ndarray, mask: np.ndarray, axis: int = -1) -> np.ndarra
     empty = ~allowed.any(axis=axis)
     if empty.any():
         where = tuple(int(i) for i in np.argwhere(empty)[0])
-        raise ValueError(f"slice {where} of the mask allows no entry: it has no softmax")
+        raise ValueError(
+            f"slice {where} of the mask is fully masked (it allows no entry): it has no softmax"
+        )
     filled = np.where(allowed, scores, -np.inf)
     shifted = filled - np.max(filled, axis=axis, keepdims=True)
     weights = np.where(allowed, np.exp(shifted), 0.0)

@@ -179,8 +179,8 @@ CATALOGUE = (
                   renormalise_forgotten, also_affects=("peeking", "order")),
     Misconception("mask_by_multiplying", "masked_softmax", "masked",
                   "the scores are masked by multiplying them by 0",
-                  "a masked score of 0 still gets exp(0) = 1: set masked scores to −inf (or "
-                  "drop them) before exp",
+                  "a masked score of 0 still gets exp(0) = 1, but a masked entry must get "
+                  "weight exactly 0: set masked scores to −inf (or drop them) before exp",
                   mask_by_multiplying, also_affects=("peeking", "order")),
     Misconception("fill_too_small", "masked_softmax", "masked",
                   "masked scores are filled with −1e4, which large scores overwhelm",

@@ -218,12 +218,26 @@ def numeric_values(value: Any, point: dict[sp.Symbol, float], *, what: str) -> n
         entries, shape = list(value), (len(value),)
     else:
         entries, shape = [as_expression(value, what=what)], ()
+    if POLICY.exact:
+        assert_exact(entries, what=what)
     try:
         numbers = [evaluate(as_expression(e, what=what), point) for e in entries]
     except (NotEvaluable, ZeroDivisionError, ValueError, OverflowError, RecursionError) as error:
         raise CheckFailure(f"{what} could not be evaluated: {error}") from None
     values: np.ndarray = np.array(numbers, dtype=complex).reshape(shape)
     return values
+
+
+def assert_exact(entries: Sequence[Any], *, what: str) -> None:
+    """Fail when an expression holds a floating-point number: exact answers keep SymPy's
+    numbers (sp.sqrt(2), sp.Rational(1, 2)), not math's or NumPy's floats."""
+    floats = sorted({str(f) for e in entries if isinstance(e, sp.Basic) for f in e.atoms(sp.Float)})
+    if floats:
+        raise CheckFailure(
+            f"{what} holds the floating-point number {', '.join(f[:12] for f in floats[:3])}: "
+            "the answer must be exact: use SymPy's numbers (sp.sqrt(d), sp.Rational(1, 2)), "
+            "not math.sqrt or NumPy"
+        )
 
 
 def _finite(value: complex) -> bool:

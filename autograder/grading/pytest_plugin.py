@@ -12,6 +12,7 @@ import dataclasses
 import importlib.util
 import inspect
 import json
+import re
 import sys
 from collections.abc import Generator, Sequence
 from pathlib import Path
@@ -20,8 +21,8 @@ from typing import Any
 
 import pytest
 
-from autograder.checks.failure import take_notes
-from autograder.course.course import SUBMISSION_INI
+from autograder.checks.failure import short_repr, take_notes
+from autograder.course.course import MAY_MODIFY_INI, SUBMISSION_INI
 from autograder.grading.diagnose import (
     Call,
     Misconception,
@@ -30,6 +31,7 @@ from autograder.grading.diagnose import (
     describe,
     diagnose,
     observe,
+    uses,
 )
 from autograder.grading.disclosure import (
     NEVER_SHOWN,
@@ -39,6 +41,7 @@ from autograder.grading.disclosure import (
     without_values,
 )
 from autograder.grading.feedback import SubmissionImportError, describe_import_failure, explain
+from autograder.grading.generic import deepest_cause, observe_generic, wrong_functions
 from autograder.grading.input_watch import MARKER, InputWatch, WatchedModule
 from autograder.grading.results import TestOutcome
 
@@ -61,6 +64,10 @@ class OutcomeRecorder:
         """The student's module, when it runs in this process (`autograder check`)."""
         self.order: dict[str, int] = {}
         """Where each test stands in the results, when they run in another order."""
+        self.advice: dict[str, str] = {}
+        """The advice each failed check carried (CheckFailure.advice), kept for the tests whose
+        final hint is None."""
+        self._functions: frozenset[str] = frozenset()
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(
@@ -80,17 +87,59 @@ class OutcomeRecorder:
             hint = grading.hint(item.nodeid) if grading and call.when == "call" else None
             if grading is not None:
                 self.grading = grading
+            advice = getattr(call.excinfo.value, "advice", None) if call.excinfo else None
+            advice = cut(advice, self.message_limit) if isinstance(advice, str) else None
+            if advice is not None and verdict.status == "failed":
+                self.advice[item.nodeid] = advice
+            else:
+                self.advice.pop(item.nodeid, None)
             self.outcomes[item.nodeid] = _outcome(
                 item,
                 verdict.status,
                 cut(verdict.message, self.message_limit),
                 verdict.credit,
                 cut(hint, self.message_limit),
+                advice=None if hint else self.advice.get(item.nodeid),
+                function=self.function_of(item, verdict.message),
             )
         elif call.when == "call" and report.passed and previous is None:
             passed = cut("; ".join(notes) or None, self.message_limit)
-            self.outcomes[item.nodeid] = _outcome(item, "passed", passed)
+            self.outcomes[item.nodeid] = _outcome(
+                item, "passed", passed, function=self.function_of(item, None)
+            )
         return report
+
+    def function_of(self, item: pytest.Item, message: str | None) -> str | None:
+        """The public function (or constant) of the student's module that `item` is about: the
+        one its failure's message starts with, else the last of the functions it called first
+        (a test sets up with helpers, then calls the function it tests), else the first its
+        title names."""
+        known = self.public_functions(item.config)
+        named = _leading_function(message, known)
+        if named is not None:
+            return named
+        called = _called_names(item.config)
+        if known:
+            called = [name for name in called if name in known]
+        if called:
+            return called[-1]
+        return _leading_function(_title(item), known, anywhere=True) if known else None
+
+    def public_functions(self, config: pytest.Config) -> frozenset[str]:
+        """The names of the public functions of the student's module (the reference's when
+        grading), once one is loaded; empty before."""
+        if self._functions:
+            return self._functions
+        grading = _grading(config)
+        modules = [self.module]
+        if grading is not None:
+            modules = [grading.reference, grading.student, *modules]
+        for module in modules:
+            if isinstance(module, ModuleType):
+                self._functions = _public_functions(module)
+                if self._functions:
+                    break
+        return self._functions
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         """A test file that does not even load is an error of its own (never silently no test)."""
@@ -110,7 +159,9 @@ class OutcomeRecorder:
             for nodeid, hint in self.grading.final_hints().items():
                 if nodeid in self.outcomes:
                     self.outcomes[nodeid] = dataclasses.replace(
-                        self.outcomes[nodeid], hint=cut(hint, self.message_limit)
+                        self.outcomes[nodeid],
+                        hint=cut(hint, self.message_limit),
+                        advice=None if hint else self.advice.get(nodeid),
                     )
         last = len(self.order)
         ordered = sorted(self.outcomes.items(), key=lambda item: self.order.get(item[0], last))
@@ -151,6 +202,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption("--autograder-results", help="write every test's outcome to this JSON file")
     parser.addini(SUBMISSION_INI, "the student's module, relative to this ini file", default="")
+    parser.addini(MAY_MODIFY_INI, "functions allowed to modify their array arguments", default="")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -173,6 +225,7 @@ def pytest_configure(config: pytest.Config) -> None:
         grading_calls=lambda: _watched_calls(config),
         signature_of=lambda name: _signature(config, name),
         is_hidden=_is_hidden,
+        may_modify=lambda: _may_modify(config),
     )
     config.stash[_WATCH] = watch
     config.pluginmanager.register(watch, "autograder-input-watch")
@@ -189,6 +242,13 @@ def input_watch(config: pytest.Config) -> InputWatch:
 def _watched_calls(config: pytest.Config) -> list[Call] | None:
     grading = _grading(config)
     return None if grading is None else grading.calls
+
+
+def _may_modify(config: pytest.Config) -> frozenset[str]:
+    grading = _grading(config)
+    if grading is not None:
+        return grading.may_modify_inputs
+    return frozenset(str(config.getini(MAY_MODIFY_INI) or "").split())
 
 
 def _signature(config: pytest.Config, name: str) -> inspect.Signature | None:
@@ -226,12 +286,15 @@ class GradingContext:
         signatures: Sequence[Signature] = (),
         hidden_tests: Path | None = None,
         default_visibility: tuple[str, str] = ("visible", "after_due_date"),
+        may_modify_inputs: frozenset[str] = frozenset(),
     ) -> None:
         """`hidden_tests`: the folder of the hidden tests; a test collected from it is hidden.
         `default_visibility`: the rubric's for public and for hidden tests without a marker."""
         self.student = student
         self.hidden_tests = None if hidden_tests is None else hidden_tests.resolve()
         self.default_visibility = default_visibility
+        self.may_modify_inputs = may_modify_inputs
+        """Functions the rubric allows to modify their array arguments (every other keeps them)."""
         self.reference = reference
         self.tolerance = tolerance
         self.seed = seed
@@ -244,6 +307,10 @@ class GradingContext:
         self.diagnosed: dict[str, tuple[list[Misconception], list[str], int]] = {}
         self.catalogue = catalogue
         self.signatures = signatures
+        self.called_by_test: dict[str, list[str]] = {}
+        """The functions each diagnosed test called, first call first."""
+        self.generic: dict[str, list[str]] = {}
+        """What the engine's own models (generic.py) say of each diagnosed test's calls."""
         self._variants: dict[str, dict[str, Any]] = {}
 
     def pytest_runtest_setup(self, item: pytest.Item) -> None:
@@ -272,6 +339,8 @@ class GradingContext:
         self.calls.clear()
         self.history.clear()
         self.diagnosed.clear()
+        self.called_by_test.clear()
+        self.generic.clear()
         self._history_bytes = 0
 
     def _remember(self) -> None:
@@ -287,13 +356,17 @@ class GradingContext:
     def hint(self, nodeid: str) -> str | None:
         """The catalogued misconception(s) the current test's calls match, and what the
         signatures measure on its wrong results, as a hint (final_hints may narrow it)."""
-        if self.reference is None or not (self.catalogue or self.signatures):
+        if self.reference is None:
             return None
         found = diagnose(
             self.calls, self.catalogue, self.reference, namespaces=self._variants, **self.tolerance
         )
         observed = observe(self.calls, self.signatures, self.reference, **self.tolerance)
+        self.generic[nodeid] = observe_generic(self.calls, self.reference, **self.tolerance)
+        if not found and not observed:  # what no catalogue foresaw: the engine's own models
+            observed = self.generic[nodeid]
         self.diagnosed[nodeid] = (found, observed, self._disclosure)
+        self.called_by_test[nodeid] = list(dict.fromkeys(c.name for c in self.calls))
         return _phrased(found, observed, self._disclosure)
 
     def final_hints(self) -> dict[str, str | None]:
@@ -324,9 +397,59 @@ class GradingContext:
                 )
             }
             for nodeid, (found, observed, _) in diagnosed.items():
-                named = [m for m in found if m.name not in ruled_out]
+                named = _deepest([m for m in found if m.name not in ruled_out], self.reference)
+                if not named and not observed:  # the catalogue's guess is ruled out
+                    observed = self.generic.get(nodeid, [])
                 hints[nodeid] = _phrased(named, observed, level)
-        return hints
+        return self._blamed(hints)
+
+    def _blamed(self, hints: dict[str, str | None]) -> dict[str, str | None]:
+        """A test that fails because a function it calls is wrong on its own calls names that
+        function, the deepest one, and its own tests' hint: never blame a caller."""
+        assert self.reference is not None
+        blamed = dict(hints)
+        for level in sorted({level for _, _, level in self.diagnosed.values()}):
+            known = [call for made_at, call in self.history if made_at <= level]
+            wrong = wrong_functions(known, self.reference, **self.tolerance)
+            own: dict[str, str | None] = {}  # each wrong function's diagnosis, on its calls
+            for nodeid, (_, _, made_at) in self.diagnosed.items():
+                if made_at != level:
+                    continue
+                cause = deepest_cause(self.called_by_test.get(nodeid, []), wrong, self.reference)
+                if cause is None:
+                    continue
+                caller, culprit = cause
+                if culprit not in own:
+                    own[culprit] = self._diagnosis_of(culprit, known, level)
+                text = (
+                    f"{caller} calls {culprit}, which is wrong on its own tests: fix {culprit} "
+                    "first, this test depends on it"
+                )
+                if own.get(culprit):
+                    text += f" ({culprit}: {own[culprit]})"
+                blamed[nodeid] = text if made_at != NEVER_SHOWN else without_arguments(text)
+        return blamed
+
+    def _diagnosis_of(self, name: str, known: Sequence[Call], level: int) -> str | None:
+        """What the catalogue, the signatures and the engine's models say of `name`'s own calls."""
+        assert self.reference is not None
+        calls = [call for call in known if call.name == name]
+        found = diagnose(calls, self.catalogue, self.reference, namespaces={}, **self.tolerance)
+        observed = observe(calls, self.signatures, self.reference, **self.tolerance)
+        if not found and not observed:
+            observed = observe_generic(calls, self.reference, **self.tolerance)
+        hint = _phrased(found, observed, level)
+        return None if hint is None else hint.removeprefix(f"measured on your output: {name}: ")
+
+
+def _deepest(found: Sequence[Misconception], reference: ModuleType) -> list[Misconception]:
+    """Of mistakes in several functions that explain a test, those in the deepest: a mistake
+    in a function that calls another named one is not the cause."""
+    targets = {m.target for m in found}
+    return [
+        m for m in found
+        if not any(t != m.target and t in uses(reference, m.target) for t in targets)
+    ]  # fmt: skip
 
 
 def _phrased(found: Sequence[Misconception], observed: Sequence[str], level: int) -> str | None:
@@ -423,7 +546,7 @@ def student(request: pytest.FixtureRequest) -> Any:
     grading = _grading(request.config)
     watch = input_watch(request.config)
     if grading is not None:
-        if getattr(grading.student, "watched_by_worker", False) or not watch.declared:
+        if getattr(grading.student, "watched_by_worker", False):
             return grading.student
         return WatchedModule(grading.student, watch)
     submission = request.config.stash[_RECORDER].submission
@@ -435,7 +558,7 @@ def student(request: pytest.FixtureRequest) -> Any:
         raise SubmissionImportError(f"{submission} does not exist: is the file named correctly?")
     module = import_submission(submission)
     request.config.stash[_RECORDER].module = module
-    return WatchedModule(module, watch) if watch.declared else module
+    return WatchedModule(module, watch)
 
 
 def import_submission(path: Path) -> ModuleType:
@@ -461,19 +584,20 @@ def _outcome(
     message: str | None,
     credit: float | None = None,
     hint: str | None = None,
+    *,
+    advice: str | None = None,
+    function: str | None = None,
 ) -> TestOutcome:
     part = item.get_closest_marker("part")
     points = item.get_closest_marker("points")
     visibility = item.get_closest_marker("visibility")
-    function = getattr(item, "function", None)
-    doc = (getattr(function, "__doc__", None) or "").strip()
-    title = doc.splitlines()[0] if doc else getattr(item, "originalname", item.name)
+    title = _title(item)
     callspec = getattr(item, "callspec", None)
     hidden = _is_hidden(item)
     if callspec is not None and hidden:  # its ids spell its inputs: which case it is, alone
         title = f"{title} (case {'-'.join(str(i + 1) for i in callspec.indices.values())})"
     elif callspec is not None:
-        title = f"{title} [{callspec.id}]"
+        title = f"{title} [{readable_parameters(callspec.params)}]"
     return TestOutcome.from_dict(
         {
             "nodeid": item.nodeid,
@@ -487,5 +611,84 @@ def _outcome(
             "credit": credit,
             "hint": hint,
             "hidden": hidden,
+            "function": function,
+            "advice": advice,
         }
     )
+
+
+def _title(item: pytest.Item) -> str:
+    """The first line of the test's docstring, or its name."""
+    function = getattr(item, "function", None)
+    doc = (getattr(function, "__doc__", None) or "").strip()
+    return doc.splitlines()[0] if doc else getattr(item, "originalname", item.name)
+
+
+PARAMETER_CHARS = 40
+"""At most this many characters of each parameter's value in a test's title."""
+
+
+def readable_parameters(params: dict[str, Any]) -> str:
+    """A parametrised test's parameters as its title shows them: `T=4, C=-2, named=C`."""
+    return ", ".join(f"{name}={_short_value(value)}" for name, value in params.items())
+
+
+def _short_value(value: Any) -> str:
+    if isinstance(value, str) and value.isidentifier():
+        return value[:PARAMETER_CHARS]  # a word reads as itself; '8' keeps its quotes
+    shape = getattr(value, "shape", None)
+    if isinstance(shape, tuple) and not isinstance(value, (int, float, complex)):
+        return f"<array {shape}>"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e6:
+        return repr(value)  # 2.0 is not 2: a float argument stays one
+    return short_repr(value, PARAMETER_CHARS)
+
+
+_LEADING_NAME = re.compile(r"`?([A-Za-z_][A-Za-z0-9_]*)`?(?=\(|\[|`| is | |$)")
+_CALLED_NAME = re.compile(r"(?<![\w.])([A-Za-z_][A-Za-z0-9_]*)(?=\()")
+
+
+def _leading_function(
+    text: str | None, known: frozenset[str], *, anywhere: bool = False
+) -> str | None:
+    """The function `text` starts with (`` `f` is not implemented yet``, `f(8, 16)[1, 2] …`):
+    one of `known`, or, when none is known, a name written as called or quoted. `anywhere`: the
+    first known function `text` calls anywhere (a title: `row 0 of f(1, 8) is …`)."""
+    if not text:
+        return None
+    match = _LEADING_NAME.match(text)
+    if match is not None:
+        name = match.group(1)
+        if name in known:
+            return name
+        if not known and text[match.end(1) :].startswith(("(", "`")):
+            return name
+    if anywhere:
+        return next((m for m in _CALLED_NAME.findall(text) if m in known), None)
+    return None
+
+
+def _called_names(config: pytest.Config) -> list[str]:
+    """The student's functions the running test called, in the order first called."""
+    watch = input_watch(config)
+    try:
+        names: list[str] = getattr(watch, "called_names", lambda: [])()
+    except Exception:  # the watch's record is a convenience: never a test's failure
+        return []
+    return [str(name) for name in names or ()]
+
+
+def _public_functions(module: ModuleType) -> frozenset[str]:
+    """`module`'s public functions (of a file's module, those defined in it, not imported), and
+    its public constants in capitals that a student writes (a proof's steps)."""
+    from_file = getattr(module, "__file__", None) is not None
+    names: set[str] = set()
+    for name, value in list(vars(module).items()):
+        if name.startswith("_"):
+            continue
+        if inspect.isfunction(value):
+            if not from_file or getattr(value, "__module__", None) == module.__name__:
+                names.add(name)
+        elif name.isupper() and not isinstance(value, (type, ModuleType)) and not callable(value):
+            names.add(name)
+    return frozenset(names)

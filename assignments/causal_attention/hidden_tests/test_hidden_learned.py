@@ -31,6 +31,17 @@ def test_other_seeds_and_shapes(student, rng):
         what="init_position_table(0, 4, 1)",
         mentions="max_len",
     )
+    odd_counts = (((4.0, 3), "max_len"), ((True, 3), "max_len"), ((4, 2.0), "C"))
+    for (max_len, C), name in odd_counts:  # counts are integers, not floats or bools
+        assert_raises(
+            ValueError,
+            student.init_position_table,
+            max_len,
+            C,
+            1,
+            what="init_position_table with a count that is not an integer",
+            mentions=name,
+        )
 
 
 @pytest.mark.points(3)

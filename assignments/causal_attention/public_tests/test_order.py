@@ -22,6 +22,17 @@ def test_ravi_in_both_orders(student):
     """Ravi is [2, 0] in "Ravi saw Meera" but [1.888, 0.112] in "Meera saw Ravi" """
     both = assert_shape(student.ravi_in_both_orders(), (2, 2), what="ravi_in_both_orders()")
     assert_close(both, [[2.0, 0.0], [1.888, 0.112]], what="ravi_in_both_orders()", **printed(3))
+    ravi, meera = [2.0, 0.0], [0.0, 2.0]  # the same numbers, from your own attention, in full
+    yours = [
+        student.causal_self_attention(np.array([ravi, meera]))[0],
+        student.causal_self_attention(np.array([meera, ravi]))[1],
+    ]
+    assert_close(
+        both,
+        np.array(yours),
+        what="ravi_in_both_orders() against your own causal_self_attention on the same tokens "
+        "(typed-in numbers are not computed ones)",
+    )
 
 
 @pytest.mark.points(5)

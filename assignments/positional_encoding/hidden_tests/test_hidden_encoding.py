@@ -66,7 +66,8 @@ def test_numpy_integer_arguments(student, reference, tolerance):
 @pytest.mark.points(1)
 def test_more_invalid_arguments(student):
     """booleans, fractions, strings and negatives are not counts: ValueError naming it"""
-    for T, C, named in [(True, 8, "T"), (3.5, 8, "T"), (4, "8", "C"), (-3, 4, "T")]:
+    cases = [(True, 8, "T"), (3.5, 8, "T"), (4, "8", "C"), (-3, 4, "T"), (4.0, 8, "T")]
+    for T, C, named in cases:  # 4.0: a float is not a count, even a whole one
         assert_raises(
             ValueError, student.sinusoidal_encoding, T, C,
             what=f"sinusoidal_encoding({T!r}, {C!r})", mentions=named,
