@@ -12,6 +12,7 @@ An assignment called NAME is, by convention (the README's "how to add an assignm
     assignments/NAME/warm_up.py           optional: run in the sandbox before any submission
     assignments/NAME/notebook.py          optional: the notebook's source (jupytext percent)
     assignments/NAME/sample_class/        optional: submissions `validate` and `make demo` grade
+    assignments/NAME/independent_corpus.py optional: VARIANTS from public code (corpus.py)
     assignments/shared/                   optional: course-level knowledge of one mathematical
                                           object, imported by several assignments' instructor
                                           files as `from shared.TOPIC import …`
@@ -46,6 +47,8 @@ PROOF_DOMAIN_FILE = "proof_domain.py"
 WARM_UP_FILE = "warm_up.py"
 NOTEBOOK_SOURCE = "notebook.py"
 SAMPLE_CLASS = "sample_class"
+CORPUS_FILE = "independent_corpus.py"
+"""Optional: student code from public sources that `validate` judges the hints on."""
 RELEASE_ROOT = "student_template"
 MAX_WARM_UP_BYTES = 64 * 1024
 """The warm-up travels to the sandbox on a command line: larger is a mistake."""
@@ -147,6 +150,12 @@ class Assignment:
         """The folder holding the course's shared topic modules' package (`shared/`)."""
         return self.course.root / "assignments"
 
+    @property
+    def shared_folder(self) -> Path:
+        """The course's shared topic modules (`assignments/shared/`), which any assignment's
+        instructor files may import: part of every assignment's grading files."""
+        return self._shared / SHARED
+
     def warm_up_source(self) -> str | None:
         """The sandbox's warm-up (instructor code run before any submission), if any."""
         if not self.warm_up_file.is_file():
@@ -166,7 +175,8 @@ class Assignment:
         assignment's table or files do not change it."""
         table = json.dumps(dataclasses.asdict(self.spec), sort_keys=True, default=str)
         digest = hashlib.sha256(table.encode())
-        sources = [self.reference, *sorted(self._python_files())]
+        shared = sorted(self.shared_folder.rglob("*.py")) if self.shared_folder.is_dir() else []
+        sources = [self.reference, *sorted(self._python_files()), *shared]
         for path in sources:
             digest.update(self.relative(path).encode() + b"\0" + path.read_bytes())
         return digest.hexdigest()
@@ -176,7 +186,9 @@ class Assignment:
         return [
             path
             for path in self.folder.rglob("*.py")
-            if path.is_file() and not path.resolve().is_relative_to(sample)
+            if path.is_file()
+            and not path.resolve().is_relative_to(sample)
+            and path.name != CORPUS_FILE  # judges hints, decides no grade
         ]
 
 

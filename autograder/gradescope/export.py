@@ -18,7 +18,13 @@ from pathlib import Path
 import autograder
 from autograder.course.assignment import Assignment
 
-IGNORED = {"__pycache__", ".pytest_cache", "sample_class", ".ipynb_checkpoints"}
+IGNORED = {
+    "__pycache__",
+    ".pytest_cache",
+    "sample_class",
+    ".ipynb_checkpoints",
+    "independent_corpus.py",
+}
 
 SETUP_SH = """\
 #!/usr/bin/env bash
@@ -90,7 +96,8 @@ def build_zip(assignment: Assignment, out: Path) -> list[str]:
     for path in _files(engine_root):
         entries[f"engine/autograder/{path.relative_to(engine_root).as_posix()}"] = path.read_bytes()
     entries["course/grading.toml"] = course.rubric.path.read_bytes()
-    for path in [assignment.reference, *_files(assignment.folder)]:
+    shared = _files(assignment.shared_folder) if assignment.shared_folder.is_dir() else []
+    for path in [assignment.reference, *_files(assignment.folder), *shared]:
         entries[f"course/{assignment.relative(path)}"] = path.read_bytes()
     out.parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
