@@ -30,6 +30,9 @@ def test_part_points_are_the_rubric_points_and_failures_are_explained(
     assert earned == {"numeric": 2.0, "symbolic": 4.0}
     assert "normalise([3, 4]) should be [0.6, 0.8]; yours is [0.4286, 0.5714]" in printed.out
     assert "numeric: 2 / 6 points" in printed.out
+    assert "normalise: " in printed.out  # grouped by function, as `autograder check` groups
+    fix_first = "normalise: 3 of 4 failed\n  what to fix first: your results match 2 known"
+    assert fix_first in printed.out
     assert printed.err == ""  # nbgrader gives a cell that writes to stderr no credit
 
 

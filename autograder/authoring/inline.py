@@ -22,6 +22,7 @@ import pytest
 from autograder.course.assignment import Assignment
 from autograder.course.course import TEMPLATE_INI, Course
 from autograder.errors import ConfigError
+from autograder.grading.grouping import FAILING, fix_first_line, grouped, shown_causes
 from autograder.grading.pytest_plugin import GradingContext, recorder
 from autograder.grading.results import TestOutcome
 from autograder.grading.scoring import earned
@@ -53,15 +54,34 @@ def part_points(
         outcomes = run_part(chosen, part, module)
     else:
         outcomes = run_public_part(part, module)
-    for outcome in outcomes:
-        if outcome.status != "passed":
-            print(f"✗ {outcome.title}: {outcome.message or outcome.status}")
-            if outcome.hint:
-                print(f"  hint: {outcome.hint}")
+    print_failures(outcomes)
     total = sum(earned(o) for o in outcomes)
     which = "" if tests == "all" else " in the public checks"
     print(f"{part}: {total:g} / {sum(o.points or 0 for o in outcomes):g} points{which}")
     return round(total, 6)
+
+
+def print_failures(outcomes: list[TestOutcome]) -> None:
+    """Each function's failures, as `autograder check` groups them: what to fix first, then
+    its failing tests, no cause printed twice; a function not written yet in one line."""
+    printed: dict[str, str] = {}
+    for group in grouped(outcomes):
+        if group.not_implemented:
+            print(f"✗ {group.name}: not implemented yet ({len(group.tests)} tests)")
+            continue
+        failing = group.with_status(*FAILING, "not_implemented")
+        if not failing:
+            continue
+        fix = fix_first_line(group, printed)
+        print(f"{group.name}: {len(failing)} of {len(group.tests)} failed")
+        if fix and fix != failing[0].message:  # a message alone is printed with its test
+            print(f"  what to fix first: {fix}")
+        for test, shown in zip(failing, shown_causes(failing, printed, group.name), strict=True):
+            print(f"✗ {test.title}: {shown.message or test.status}")
+            if shown.same_cause:
+                print("  (same cause as above)")
+            elif shown.cause and shown.cause != fix:
+                print(f"  hint: {shown.cause}")
 
 
 def run_whole(assignment: Assignment, namespace: Mapping[str, Any]) -> float:

@@ -118,12 +118,11 @@ def _diagnose_call(
         return _raised(call, expected, named)
     if expected.raised is not None:
         return _replayed(call, function, named, rtol, atol) or _accepted(call, expected, named)
-    if same(call.result, expected.value, rtol, atol):
-        return None
-    return (
-        _exactness(call, expected.value)
-        or _replayed(call, function, named, rtol, atol)
-        or _layout(call.result, expected.value, named, rtol, atol)
+    exactness = _exactness(call, expected.value)
+    if exactness or same(call.result, expected.value, rtol, atol):
+        return exactness
+    return _replayed(call, function, named, rtol, atol) or _layout(
+        call.result, expected.value, named, rtol, atol
     )
 
 
@@ -433,7 +432,7 @@ def _non_finite(actual: np.ndarray, expected: np.ndarray, named: dict[str, Any])
         if empty.any() and np.array_equal(rows & empty, rows):
             return (
                 f"{kind} in exactly the rows that are fully masked ({name} allows no entry "
-                "there): 0/0 is nan; such a row has no softmax"
+                "there): 0/0 is nan; a row with nothing allowed has no normalisation"
             )
     if largest > 80:
         return (

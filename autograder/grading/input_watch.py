@@ -66,7 +66,7 @@ class InputWatch:
     declared: set[str] = field(default_factory=set)
     modifications: list[Modification] = field(default_factory=list)
     own_calls: list[Call] = field(default_factory=list)
-    """The modifying calls a WatchedModule saw in the current test, when not grading."""
+    """The calls a WatchedModule saw in the current test, when not grading."""
     called: list[str] = field(default_factory=list)
     """The functions a WatchedModule saw called in the current test, when not grading."""
     may_modify: Callable[[], frozenset[str]] = lambda: frozenset()
@@ -200,13 +200,19 @@ class _Watched:
         named.update(kwargs)
         before = {k: v.copy() for k, v in named.items() if type(v) is np.ndarray}
         copies = tuple(before.get(i, a) for i, a in enumerate(args))
-        result = self._function(*args, **kwargs)
+        kept = {k: before.get(k, v) for k, v in kwargs.items()}
+        try:
+            result = self._function(*args, **kwargs)
+        except Exception as error:  # the diagnosis reads what was raised, as the worker's
+            text = str(error)[:2000]
+            self._calls.append(
+                Call(self.__name__, copies, kept, None, raised=type(error).__name__, error=text)
+            )
+            raise
         modified = tuple(
             key for key, copy in before.items()
             if copy.shape != named[key].shape
             or not np.array_equal(copy, named[key], equal_nan=True)
         )  # fmt: skip
-        if modified:
-            kept = {k: before.get(k, v) for k, v in kwargs.items()}
-            self._calls.append(Call(self.__name__, copies, kept, result, modified=modified))
+        self._calls.append(Call(self.__name__, copies, kept, result, modified=modified))
         return result

@@ -1,0 +1,164 @@
+"""The engine's own diagnoses (generic.py), on the fixture course, which catalogues none of them.
+
+Each case is a student's call as the grader records it, with the student's result (or the
+exception it raised); the diagnosis reads it against the fixture reference's answer and must
+name what it observes, or stay silent when its model does not reproduce the student's output.
+"""
+
+from __future__ import annotations
+
+import math
+import types
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from autograder.grading.diagnose import Call
+from autograder.grading.generic import deepest_cause, observe_generic, wrong_functions
+
+
+def said(calls: list[Call], reference: types.ModuleType) -> str:
+    return " | ".join(observe_generic(calls, reference))
+
+
+X = np.array([[1.1, 2.3, 3.7], [4.2, 5.9, 7.3], [0.5, -1.3, 2.9]])
+V = np.array([3.0, 4.0, 12.0])
+
+
+def test_a_right_answer_is_not_diagnosed(reference: types.ModuleType) -> None:
+    assert said([Call("scale", (X, 2.0), {}, 2 * X)], reference) == ""
+
+
+@pytest.mark.parametrize(
+    ("result", "words"),
+    [
+        (2 * X * math.sqrt(2), ["too large by a factor 1.414 = √2"]),
+        (2 * X / 3, ["too small by a factor 3 = the length of axis 0 of x", "mean"]),
+        (-2 * X, ["sign flipped"]),
+        (2 * X.T, ["transposed"]),
+        (2 * X[::-1], ["reversed along axis 0"]),
+        ((2 * X).astype(np.float16), ["float16", "float64"]),
+        (np.where(X > 4, np.nan, 2 * X), ["nan where the expected values are finite"]),
+        (np.zeros((4, 3)), []),  # no clean model: silence
+    ],
+)
+def test_the_layout_of_a_wrong_output_is_named(
+    reference: types.ModuleType, result: np.ndarray, words: list[str]
+) -> None:
+    text = said([Call("scale", (X, 2.0), {}, result)], reference)
+    if not words:
+        assert text == ""
+    for word in words:
+        assert word in text, text
+    assert text == "" or text.startswith("scale: ")
+
+
+def test_a_shift_by_one_is_named(reference: types.ModuleType) -> None:
+    x = np.arange(6.0)
+    shifted = 2 * np.append(x[1:], 9.0)
+    assert "shifted by one" in said([Call("scale", (x, 2.0), {}, shifted)], reference)
+
+
+def test_the_exception_contract(reference: types.ModuleType) -> None:
+    zero = np.zeros(3)
+    assertion = Call("normalise", (zero,), {}, None, raised="AssertionError", error="norm > 0")
+    text = said([assertion], reference)
+    assert "raised AssertionError" in text and "ValueError is required" in text
+    assert "the zero vector has no direction" in text  # the reference's own words
+    accepted = Call("normalise", (zero,), {}, np.full(3, np.nan))
+    assert "must refuse" in said([accepted], reference)
+    refused = Call("scale", (X, np.int64(2)), {}, None, raised="TypeError", error="bad c")
+    assert "NumPy integer" in said([refused], reference)
+
+
+def test_numpy_on_sympy_and_floats_in_an_exact_answer(reference: types.ModuleType) -> None:
+    a, b = sp.symbols("a b")
+    numpy_call = Call(
+        "square_sum", (a, b), {}, None, raised="TypeError",
+        error="loop of ufunc does not support argument 0 of type Symbol",
+    )  # fmt: skip
+    assert "SymPy's own functions" in said([numpy_call], reference)
+    rounded = a**2 + 2.0 * a * b + b**2
+    text = said([Call("square_sum", (a, b), {}, rounded)], reference)
+    assert "floating-point number 2.0" in text and "exact" in text
+
+
+def test_a_batch_refused_and_a_whole_table_broadcast() -> None:
+    module = _module(
+        "def mix(X, table):\n"
+        "    return X + table[: X.shape[-2]]\n"
+    )  # fmt: skip
+    batch, table = np.ones((2, 3, 4)), np.ones((5, 4))
+    error = "matmul: a mismatch in its core dimension 0 (size 3 is different from 4)"
+    refused = Call("mix", (batch, table), {}, None, raised="ValueError", error=error)
+    assert "batched input" in said([refused], module)
+    rows = np.ones((3, 4))
+    broadcast = "operands could not be broadcast together with shapes (3,4) (5,4) "
+    whole = Call("mix", (rows, table), {}, None, raised="ValueError", error=broadcast)
+    assert "table[:3]" in said([whole], module)
+
+
+def test_an_argument_ignored_negated_or_transposed() -> None:
+    module = _module(
+        "def weigh(S, mask, W, base=10.0):\n"
+        "    return np.where(mask, S @ W, 0.0) / base\n"
+    )  # fmt: skip
+    S, W = np.arange(9.0).reshape(3, 3), np.array([[1.0, 2, 0], [0, 1, 3], [4, 0, 1]])
+    mask = np.tril(np.ones((3, 3), dtype=bool))
+    ignored = Call("weigh", (S, mask, W), {"base": 2.0}, np.where(mask, S @ W, 0) / 10)
+    assert "ignores its argument base" in said([ignored], module)
+    negated = Call("weigh", (S, mask, W), {}, np.where(~mask, S @ W, 0) / 10)
+    assert "reads mask the other way round" in said([negated], module)
+    transposed = Call("weigh", (S, mask, W), {}, np.where(mask, S @ W.T, 0) / 10)
+    assert "uses W transposed" in said([transposed], module)
+
+
+def test_a_normaliser_without_keepdims_and_one_slice_kept() -> None:
+    module = _module(
+        "def rows(S):\n"
+        "    e = np.exp(S)\n"
+        "    return e / e.sum(axis=-1, keepdims=True)\n"
+        "def total(g):\n"
+        "    return g.sum(axis=0)\n"
+    )  # fmt: skip
+    S = np.array([[0.0, 1.0, 2.0], [1.0, 3.0, 0.5], [2.0, 0.0, 1.0]])
+    e = np.exp(S)
+    text = said([Call("rows", (S,), {}, e / e.sum(axis=-1))], module)
+    assert "keepdims=True" in text
+    g = np.arange(24.0).reshape(2, 3, 4)
+    assert "keeps only the last entry" in said([Call("total", (g,), {}, g[-1])], module)
+
+
+def test_blame_goes_to_the_deepest_wrong_function(reference: types.ModuleType) -> None:
+    u, v = np.array([1.0, 0.0]), np.array([1.0, 1.0])
+    calls = [
+        Call("normalise", (v,), {}, v / 2),  # wrong on its own call
+        Call("cosine", (u, v), {}, 0.5),  # wrong because it calls normalise
+        Call("scale", (u, 2.0), {}, 2 * u),  # right
+    ]
+    wrong = wrong_functions(calls, reference)
+    assert wrong == {"normalise", "cosine"}
+    assert deepest_cause(["cosine"], wrong, reference) == ("cosine", "normalise")
+    assert deepest_cause(["normalise"], wrong, reference) is None
+    assert deepest_cause(["scale"], wrong, reference) is None
+
+
+def test_a_model_meeting_odd_values_stays_silent(reference: types.ModuleType) -> None:
+    odd = [
+        Call("scale", (X, 2.0), {}, "not an array"),
+        Call("scale", (X, 2.0), {}, np.array([object()] * 9).reshape(3, 3)),
+        Call("scale", (X, 2.0), {}, np.full((3, 3), np.inf)),
+        Call("normalise", (V,), {}, None, raised="RuntimeError", error="x" * 5000),
+        Call("no_such_function", (), {}, 1),
+    ]
+    text = said(odd, reference)
+    assert "dtype object" in text  # the one it can name
+    assert len(text) < 2000
+
+
+def _module(source: str) -> types.ModuleType:
+    module = types.ModuleType("instructor_generic_case")
+    module.np = np  # type: ignore[attr-defined]
+    exec(compile(source, "<case>", "exec"), vars(module))  # trusted: the test's own code
+    return module
