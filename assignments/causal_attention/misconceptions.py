@@ -4,60 +4,17 @@ Each variant is a wrong version of one function of the student's module, written
 module's own names (np, sp, causal_mask, masked_softmax, causal_self_attention): the grader
 replays a failing test's calls on it to name the mistake, and `autograder validate` grades it as a
 submission (the reference with this one function replaced) to prove that the tests catch it, in
-its own part (and the parts that rightly depend on it), with its own hint.
+its own part (and the parts that rightly depend on it), with its own hint. The mask's own
+mistakes, and how a mask meets the scores, are the course's (shared/mask.py), mapped here.
 """
 
 import numpy as np
 import sympy as sp
+from shared.mask import mask_mistakes, masked_softmax_mistakes
 
 from autograder.grading.diagnose import Misconception
 
-# --- the mask --------------------------------------------------------------------------------
-
-
-# PyTorch code builds the *blocked* keys with torch.triu(…, diagonal=1) and masked_fill (e.g.
-# makeesyai/makeesy-deep-learning, self_attention/create_atten_mask_decoder.py); ported to this
-# assignment's "True = allowed" mask, the same triu lets every token attend to the future.
-def mask_upper(T):
-    if isinstance(T, bool) or not isinstance(T, (int, np.integer)) or T < 0:
-        raise ValueError(f"T must be an integer >= 0, got {T!r}")
-    return np.triu(np.ones((T, T), dtype=bool))  # attends to the future
-
-
-def mask_without_diagonal(T):
-    if isinstance(T, bool) or not isinstance(T, (int, np.integer)) or T < 0:
-        raise ValueError(f"T must be an integer >= 0, got {T!r}")
-    return np.tril(np.ones((T, T), dtype=bool), k=-1)  # s < t: no token sees itself
-
-
-def mask_one_ahead(T):
-    if isinstance(T, bool) or not isinstance(T, (int, np.integer)) or T < 0:
-        raise ValueError(f"T must be an integer >= 0, got {T!r}")
-    return np.tril(np.ones((T, T), dtype=bool), k=1)  # s <= t + 1: one peek ahead
-
-
-# --- masked softmax and attention ------------------------------------------------------------
-
-
-def renormalise_forgotten(S, mask, axis=-1):
-    scores = np.asarray(S, dtype=np.float64)
-    e = np.exp(scores - np.max(scores, axis=axis, keepdims=True))
-    return e / np.sum(e, axis=axis, keepdims=True) * mask  # masked after the softmax
-
-
-def mask_by_multiplying(S, mask, axis=-1):
-    scores = np.asarray(S, dtype=np.float64) * mask  # a masked score of 0 still has exp(0) = 1
-    e = np.exp(scores - np.max(scores, axis=axis, keepdims=True))
-    return e / np.sum(e, axis=axis, keepdims=True)
-
-
-def fill_too_small(S, mask, axis=-1):
-    # a finite fill, as in BERT-style additive masks ((1 - mask) * -10000.0) or
-    # masked_fill(mask == 0, -1e9) (e.g. NHMDenmark/HTROCR, htr_tests/test.py): finite fills lose
-    # to scores further below them
-    scores = np.where(mask, np.asarray(S, dtype=np.float64), -1e4)
-    e = np.exp(scores - np.max(scores, axis=axis, keepdims=True))
-    return e / np.sum(e, axis=axis, keepdims=True)
+# --- attention ------------------------------------------------------------------------------
 
 
 def batch_as_one_sequence(X, W_q=None, W_k=None, W_v=None):
@@ -160,32 +117,8 @@ _USES_THE_MASK = ("masked", "peeking", "order")
 """causal_self_attention builds on causal_mask: a wrong mask rightly costs these parts too."""
 
 CATALOGUE = (
-    Misconception("mask_upper", "causal_mask", "mask",
-                  "the mask's triangle points the wrong way: each token attends to the future",
-                  "query t may attend to keys s ≤ t: the lower triangle, np.tril",
-                  mask_upper, also_affects=_USES_THE_MASK),
-    Misconception("mask_without_diagonal", "causal_mask", "mask",
-                  "the diagonal is masked: no token may attend to itself",
-                  "s ≤ t includes s = t; without it row 0 allows nothing at all",
-                  mask_without_diagonal, also_affects=_USES_THE_MASK),
-    Misconception("mask_one_ahead", "causal_mask", "mask",
-                  "the mask lets each token see one token ahead (s ≤ t + 1)",
-                  "np.tril(…, k=0): the offset k=1 admits the next token",
-                  mask_one_ahead, also_affects=_USES_THE_MASK),
-    Misconception("renormalise_forgotten", "masked_softmax", "masked",
-                  "the mask is applied after the softmax, without renormalising",
-                  "zeroing weights after the softmax leaves rows that sum to less than 1: mask "
-                  "the scores (−inf) before it",
-                  renormalise_forgotten, also_affects=("peeking", "order")),
-    Misconception("mask_by_multiplying", "masked_softmax", "masked",
-                  "the scores are masked by multiplying them by 0",
-                  "a masked score of 0 still gets exp(0) = 1, but a masked entry must get "
-                  "weight exactly 0: set masked scores to −inf (or drop them) before exp",
-                  mask_by_multiplying, also_affects=("peeking", "order")),
-    Misconception("fill_too_small", "masked_softmax", "masked",
-                  "masked scores are filled with −1e4, which large scores overwhelm",
-                  "fill with −inf (np.where(mask, S, -np.inf)) and subtract the allowed maximum",
-                  fill_too_small),
+    *mask_mistakes("causal_mask", "mask", also_affects=_USES_THE_MASK),
+    *masked_softmax_mistakes("masked_softmax", "masked", also_affects=("peeking", "order")),
     Misconception("batch_as_one_sequence", "causal_self_attention", "masked",
                   "the batch is flattened into one long sequence, so sequences see each other",
                   "mask each sequence on its own: scores (B, T, T) from Q @ np.swapaxes(K, -1, "
