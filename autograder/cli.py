@@ -87,8 +87,8 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument(
         "where", nargs="*", metavar="[PATH] [FUNCTION]",
         help="your module, or the folder that holds it (default: this folder), and/or the one "
-        "function whose tests to show: `check .`, `check sinusoidal_encoding`, "
-        "`check my.py shift_matrix`",
+        "function whose tests to show: `check .`, `check FUNCTION`, "
+        "`check my.py FUNCTION`",
     )  # fmt: skip
     check.add_argument("--assignment", help="the assignment, when the course has several")
     check.add_argument(
@@ -457,6 +457,8 @@ def render_validation(verdicts: list[CaseVerdict]) -> str:
         rows.append(f"{v.name:<{width}}{v.expected:<{wide}}{score}  {verdict:<8}{hint}")
         if v.problem:
             rows.append(f"{'':<{width}}  -> {v.problem}")
+        if v.name == "independent corpus":  # validate.CORPUS: the rate, whole
+            rows.append(f"{'':<{width}}  {v.hint}")
     failed = sum(not v.ok for v in verdicts)
     rows.append(f"{len(verdicts)} cases: {len(verdicts) - failed} as expected, {failed} not")
     return printable("\n".join(rows))
@@ -762,7 +764,7 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def check_arguments(where: list[str]) -> tuple[Path, str | None]:
-    """`check`'s positionals as (path, function): `[PATH] [FUNCTION]`; a lone one that is no
+    """`check`'s arguments as (path, function): `[PATH] [FUNCTION]`; a lone one that is no
     existing path but a Python name is a function (of the module in this folder)."""
     if len(where) > 2:
         raise ConfigError(f"check takes at most a path and a function, not {len(where)} arguments")

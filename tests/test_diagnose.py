@@ -84,10 +84,26 @@ def test_validate_names_a_variant_no_test_catches_any_more(course_copy: Course) 
     neutered = f"def {test}(student):\n    student.scale(np.zeros(1), 1.0)\n"
     source = path.read_text().replace('@pytest.mark.keeps_inputs("normalise")\n', "")
     path.write_text(source.replace(f"def {test}(", f"{neutered}\n\ndef _old_{test}("))
+    rubric = course_copy.rubric.path  # let normalise (and cosine, which calls it) modify inputs
+    text = rubric.read_text().replace(
+        "seed = 424242\n", 'seed = 424242\nmay_modify_inputs = ["normalise", "cosine"]\n', 1
+    )
+    rubric.write_text(text)
+    vectors = Course.load(course_copy.root).assignment("vectors")
     (verdict,) = validate(vectors, only=["normalise_in_place"])
     assert verdict.name == "variant: normalise_in_place"
     assert not verdict.ok and verdict.problem == "lost nothing in numeric: no test catches it"
     assert verdict.score == 10
+
+
+def test_a_function_no_test_guards_still_keeps_its_inputs(course_copy: Course) -> None:
+    """Without the marked test, every test whose own call modifies normalise's argument loses
+    its points, naming the argument: every public function keeps its inputs by default."""
+    vectors = course_copy.assignment("vectors")
+    path = vectors.public_tests / "test_numeric.py"
+    path.write_text(path.read_text().replace('@pytest.mark.keeps_inputs("normalise")\n', ""))
+    (verdict,) = validate(vectors, only=["normalise_in_place"])
+    assert verdict.score < 10
 
 
 def test_the_fixture_course_validates(course: Course) -> None:
@@ -212,3 +228,21 @@ def test_a_mistake_about_refused_inputs_is_replayed_on_them(reference: ModuleTyp
     zero = np.zeros(3)
     call = Call("normalise", (zero,), {}, zero)
     assert names(diagnose([call], [returned, as_nan, numeric], reference)) == {"zero_returned"}
+
+
+def test_validate_judges_the_independent_corpus(course_copy: Course) -> None:
+    """The corpus's row: named at the promised rate, and a mistake that keeps full marks (here a
+    right function filed as a mistake) breaks it, by name."""
+    vectors = course_copy.assignment("vectors")
+    (row,) = validate(vectors, only=["corpus"])
+    assert row.name == "independent corpus" and row.ok, row.problem
+    assert "4 mistakes, 0 full marks, 4 named (100 %), 0 misleading" in row.hint
+    path = vectors.folder / "independent_corpus.py"
+    kept = (
+        'VARIANTS = VARIANTS + (Variant("scale_twice", "a right scale filed as a mistake", '
+        '"def scale(x, c):\\n    return np.asarray(x, dtype=np.float64) * float(c)\\n", '
+        '("factor",), kind="mistake"),)\n'
+    )
+    path.write_text(path.read_text() + kept)
+    (row,) = validate(vectors, only=["corpus"])
+    assert not row.ok and "mistake scale_twice kept full marks" in (row.problem or "")

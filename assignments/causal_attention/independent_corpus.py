@@ -10,20 +10,7 @@ carry the variant's keywords. `source` is appended after the reference's source,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-
-@dataclass(frozen=True)
-class Variant:
-    name: str
-    origin: str
-    """Where the code comes from."""
-    source: str
-    keywords: tuple[str, ...]
-    """Words every hint on this variant must contain (all of them); empty: no hint at all."""
-    kind: str
-    """"correct" (another right implementation) or "mistake" (wrong on some allowed input)."""
-
+from autograder.authoring.corpus import Variant
 
 CORRECT = (
     Variant(

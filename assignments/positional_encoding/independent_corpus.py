@@ -13,20 +13,7 @@ reference's source, so it may use `np`, `sp` and the reference's other functions
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-
-@dataclass(frozen=True)
-class Variant:
-    name: str
-    origin: str
-    """Where the code (or the mistake) comes from."""
-    source: str
-    keywords: tuple[str, ...]
-    """Words every hint on this variant must contain (all of them); empty: no hint at all."""
-    kind: str
-    """"correct" (another right implementation) or "mistake" (wrong on some allowed input)."""
-
+from autograder.authoring.corpus import Variant
 
 CORRECT = (
     # ----- sinusoidal_encoding -----
@@ -600,14 +587,14 @@ def permutation_matrix(perm):
     ),
     Variant(
         "no_argument_checks",
-        # the formula right, the ValueError contract ignored: no numeric hint may be given
+        # the formula right, the ValueError contract ignored: only the contract may be named
         "a correct formula that never validates its arguments",
         """
 def sinusoidal_encoding(T, C, base=10000.0):
     angles = np.arange(T)[:, None] / np.power(base, 2 * (np.arange(C) // 2) / C)
     return np.where(np.arange(C) % 2 == 0, np.sin(angles), np.cos(angles))
 """,
-        (),
+        ("ValueError",),
         kind="mistake",
     ),
     # ----- sinusoidal_encoding: the argument contract -----

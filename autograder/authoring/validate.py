@@ -5,7 +5,9 @@ as a submission (the reference with that one function or constant replaced: it m
 in its own part and nowhere else, and receive its own hint), and the correct alternative styles
 bundled in the sample class (`sample_class/correct_*.py`: full marks, whatever the style), and
 the constant impostor (impostor.py: every function returns a fixed value of the right shape),
-which must score 0 in every part: a test that credits it gives points for garbage.
+which must score 0 in every part: a test that credits it gives points for garbage. An
+independent corpus (corpus.py), when the assignment has one, is graded too and summed up in one
+row: its correct styles full marks, its mistakes named at the promised rate, no hint misleading.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from autograder.authoring import corpus
 from autograder.authoring.impostor import IMPOSTOR_NAME, impostor_source
 from autograder.authoring.solutions import solution_source
 from autograder.course.assignment import Assignment
@@ -28,6 +31,7 @@ from autograder.grading.results import SubmissionResult
 from autograder.grading.runners import RunnerPool
 
 ZERO_EVERYWHERE = "zero in every part"
+CORPUS = "independent corpus"
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,7 @@ class _Case:
     path: Path
     expected: str
     misconception: Misconception | None = None
+    variant: corpus.Variant | None = None
 
 
 def validate(
@@ -63,12 +68,24 @@ def validate(
         cases = _cases(assignment, catalogue, Path(scratch))
         if only:
             cases = [
-                case for case in cases if case.name in only or case.name.split(": ")[-1] in only
+                case
+                for case in cases
+                if case.name in only
+                or case.name.split(": ")[-1] in only
+                or (case.variant is not None and "corpus" in only)
             ]
         size = max(1, min(jobs, len(cases)))
         with RunnerPool(assignment, size=size) as runners, ThreadPoolExecutor(size) as pool:
             results = list(pool.map(lambda case: runners.grade(case.path), cases))
-    verdicts = [_judge(case, result) for case, result in zip(cases, results, strict=True)]
+    pairs = list(zip(cases, results, strict=True))
+    verdicts = [_judge(case, result) for case, result in pairs if case.variant is None]
+    judged = [corpus.judge(case.variant, r) for case, r in pairs if case.variant is not None]
+    if judged:
+        problems = corpus.problems(judged)
+        verdicts.append(
+            CaseVerdict(CORPUS, "named ≥ 90 %", 0.0, 0.0, corpus.summary(judged),
+                        "; ".join(problems) if problems else None)
+        )  # fmt: skip
     reference = next(
         (r for c, r in zip(cases, results, strict=True) if c.name == "reference"), None
     )
@@ -108,6 +125,9 @@ def _cases(assignment: Assignment, catalogue: Sequence[Misconception], folder: P
     cases.append(_Case(f"impostor: {IMPOSTOR_NAME}", impostor, ZERO_EVERYWHERE))
     styles = sorted(assignment.sample_class.glob("correct_*.py"))
     cases += [_Case(f"style: {path.stem}", path, "full marks") for path in styles]
+    variants = corpus.load_corpus(assignment)
+    paths = corpus.corpus_files(variants, solution, folder)
+    cases += [_Case(f"corpus: {v.name}", paths[v.name], "", variant=v) for v in variants]
     return cases
 
 

@@ -99,6 +99,14 @@ def test_validate_names_a_variant_no_test_catches_any_more(
             neutered = f"def {test}(student, *_, **__):\n    student.softmax(np.zeros((1, 1)))\n"
             text = text.replace(f"def {test}(", f"{neutered}\n\ndef _old_{test}(")
         path.write_text(text)
+    rubric = copied.course.rubric.path  # and let both modify their inputs elsewhere
+    table = "[assignments.positional_encoding]\n"
+    rubric.write_text(
+        rubric.read_text().replace(
+            table, f'{table}may_modify_inputs = ["self_attention", "softmax"]\n', 1
+        )
+    )
+    copied = Course.load(copied.course.root).assignment(assignment.name)
     (verdict,) = validate(copied, only=["overwrites_input"])
     assert verdict.name == "variant: overwrites_input"
     assert not verdict.ok and verdict.problem == "lost nothing in attention: no test catches it"

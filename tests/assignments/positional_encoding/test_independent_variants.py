@@ -1,10 +1,9 @@
 """Hints that generalise beyond the catalogue and never mislead, through the real grading path.
 
-Each variant of independent_variants.py (none of them catalogued) is graded as a submission:
-it must lose points, some failing test must name its mistake (its keywords, from the measured
-signatures or a replay that truly explains it), and no hint it receives may be about anything
-else. Correct styles get no hint at all. Functions that keep their inputs lose the mutation
-points whichever call form modified an argument.
+Each variant of the assignment's independent_corpus.py (none of them catalogued) is graded as a
+submission (corpus.py says how it is judged): every mistake loses points, at least 90 % are
+named, and no hint misleads. Correct styles keep full marks with no hint at all. Functions that
+keep their inputs lose the mutation points whichever call form modified an argument.
 """
 
 from __future__ import annotations
@@ -14,9 +13,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from independent_corpus import Judged, judge, table
-from independent_variants import CORRECT, MISTAKES, VARIANTS
 
+from autograder.authoring.corpus import Judged, judge, load_corpus, problems, summary
 from autograder.authoring.solutions import solution_source
 from autograder.course.assignment import Assignment
 from autograder.grading.results import SubmissionResult
@@ -64,7 +62,7 @@ def graded(
     """Every variant, both mutations and every correct style, graded once."""
     folder = tmp_path_factory.mktemp("variants")
     solution = solution_source(assignment.reference.read_text(encoding="utf-8"), origin="ref")
-    sources = {v.name: v.source for v in VARIANTS}
+    sources = {v.name: v.source for v in load_corpus(assignment)}
     sources |= {"overwrites_x_without_weights": OVERWRITES_X_WITHOUT_WEIGHTS}
     sources |= {"softmax_in_place": SOFTMAX_IN_PLACE}
     sources |= {"overwrites_batches_with_weights": OVERWRITES_BATCHES_WITH_WEIGHTS}
@@ -85,15 +83,17 @@ def hints(result: SubmissionResult) -> list[tuple[str, str, bool]]:
 
 
 @pytest.fixture(scope="module")
-def judged(graded: dict[str, SubmissionResult]) -> list[Judged]:
-    result = [judge(v, graded[v.name]) for v in VARIANTS]
-    print(table(result))
+def judged(assignment: Assignment, graded: dict[str, SubmissionResult]) -> list[Judged]:
+    result = [judge(v, graded[v.name]) for v in load_corpus(assignment)]
+    print(summary(result))
     return result
 
 
-def test_the_corpus_is_large_enough_and_sourced() -> None:
-    assert len(CORRECT) >= 8 and len(MISTAKES) >= 25
-    assert all(v.origin for v in VARIANTS) and len({v.name for v in VARIANTS}) == len(VARIANTS)
+def test_the_corpus_is_large_enough_and_sourced(assignment: Assignment) -> None:
+    variants = load_corpus(assignment)
+    assert sum(v.kind == "correct" for v in variants) >= 8
+    assert sum(v.kind == "mistake" for v in variants) >= 25
+    assert all(v.origin and (v.keywords or v.kind == "correct") for v in variants)
 
 
 def test_independent_correct_styles_keep_full_marks_without_a_hint(judged: list[Judged]) -> None:
@@ -107,10 +107,7 @@ def test_every_mistake_loses_points(judged: list[Judged]) -> None:
 
 
 def test_ninety_percent_of_mistakes_are_named_and_none_misleads(judged: list[Judged]) -> None:
-    mistakes = [j for j in judged if j.kind == "mistake"]
-    unnamed = [j.name for j in mistakes if not j.named]
-    assert len(unnamed) <= 0.1 * len(mistakes), unnamed
-    assert {j.name: j.misleading for j in mistakes if j.misleading} == {}
+    assert problems(judged) == []
 
 
 def test_correct_styles_get_no_hint(graded: dict[str, SubmissionResult]) -> None:

@@ -23,7 +23,18 @@ def signatures(assignment: Assignment) -> tuple[Signature, ...]:
 def measure(assignment: Assignment) -> ModuleType:
     from autograder.course.assignment import import_instructor_module
 
-    return import_instructor_module(assignment.signatures_file, assignment.name)
+    return import_instructor_module(
+        assignment.signatures_file, assignment.name, assignment.course.root / "assignments"
+    )
+
+
+@pytest.fixture(scope="module")
+def shared_attention(assignment: Assignment) -> ModuleType:
+    """The course's attention knowledge, which this assignment's signatures map."""
+    from autograder.course.assignment import import_instructor_module
+
+    shared = assignment.course.root / "assignments" / "shared" / "attention.py"
+    return import_instructor_module(shared, "shared")
 
 
 def encoding(T: int, C: int, exponent: float = 2.0, base: float = 1e4) -> np.ndarray:
@@ -61,13 +72,13 @@ def test_a_doubled_exponent_is_measured_in_either_precision(
 
 
 def test_the_attention_scale_is_fitted_from_the_output(
-    measure: ModuleType, reference: ModuleType
+    shared_attention: ModuleType, reference: ModuleType
 ) -> None:
     X = np.random.default_rng(0).normal(size=(7, 3))
     S = X @ X.T
     for s in (1.0, 1 / 3, 0.123):
         out = reference.softmax(s * S) @ X
-        fitted, error = measure.fit_scale(S, X, out)
+        fitted, error = shared_attention.fit_scale(S, X, out)
         assert fitted == pytest.approx(s, rel=1e-6) and error < 1e-9
 
 

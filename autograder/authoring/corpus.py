@@ -1,0 +1,144 @@
+"""An assignment's independent corpus: student code from public sources, judged for its hints.
+
+`assignments/NAME/independent_corpus.py` (optional) lists VARIANTS, each replacing one function
+of the reference with code in the style of public implementations, tutorials or forum
+threads, written without reading the assignment's catalogue. A "correct" variant is another
+right way to write the function: it must keep full marks with no hint. A "mistake" must lose
+points, and should be *named*: some failing test's hint or message carries all its keywords
+(a hidden test's hint is phrased without values, so its keywords are compared so phrased too).
+A hint *misleads* when it carries neither the keywords nor, for a variant that checks no
+argument at all, the engine's true remark that it accepts arguments it must refuse.
+`autograder validate` grades the corpus and prints the rate; the kit's tests hold it to it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from autograder.course.assignment import CORPUS_FILE, Assignment
+from autograder.errors import ConfigError
+from autograder.grading.disclosure import without_values
+from autograder.grading.results import SubmissionResult
+
+NAMED_AT_LEAST = 0.9
+"""The share of the corpus's mistakes that must be named."""
+CONTRACT_REMARKS = ("must refuse", "a ValueError is required")
+"""What the engine says of a function that accepts or mis-refuses invalid arguments."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One function of the reference, written another way."""
+
+    name: str
+    origin: str
+    """Where the code comes from (a tutorial, a library, a forum thread)."""
+    source: str
+    """The function's source; appended to the reference's, so it may use its names."""
+    keywords: tuple[str, ...]
+    """Words every hint on this variant must contain (all of them); empty for a correct one."""
+    kind: str
+    """"correct" (another right implementation) or "mistake" (wrong on some allowed input)."""
+
+
+@dataclass(frozen=True)
+class Judged:
+    """How the grader treated one variant."""
+
+    name: str
+    kind: str
+    lost_points: bool
+    named: bool
+    misleading: tuple[str, ...]
+    result: SubmissionResult
+
+
+def load_corpus(assignment: Assignment) -> tuple[Variant, ...]:
+    """The assignment's corpus (its VARIANTS), or none without a corpus file."""
+    path = assignment.folder / CORPUS_FILE
+    if not path.is_file():
+        return ()
+    name = f"instructor_{assignment.name}_corpus"
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ConfigError(f"cannot import {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # its dataclasses look their module up by name
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.modules.pop(name, None)
+    variants = tuple(getattr(module, "VARIANTS", ()))
+    names = [v.name for v in variants]
+    if len(set(names)) != len(names) or any(v.kind not in ("correct", "mistake") for v in variants):
+        raise ConfigError(f"{path}: variant names must be unique and kinds correct or mistake")
+    return variants
+
+
+def judge(variant: Variant, result: SubmissionResult) -> Judged:
+    def carries(text: str, hidden: bool) -> bool:
+        text = text.lower()
+        return all(
+            word.lower() in text or (hidden and without_values(word).lower() in text)
+            for word in variant.keywords
+        )
+
+    named = bool(variant.keywords) and any(
+        carries(f"{t.hint or ''} {t.message or ''}", t.hidden) for t in result.tests
+    )
+    checks_nothing = "raise ValueError" not in variant.source
+    misleading = tuple(
+        t.hint
+        for t in result.tests
+        if t.hint
+        and (variant.kind == "correct" or not carries(t.hint, t.hidden))
+        and not (checks_nothing and any(remark in t.hint for remark in CONTRACT_REMARKS))
+    )
+    lost = result.status != "graded" or result.score < result.max_score
+    return Judged(variant.name, variant.kind, lost, named, misleading, result)
+
+
+def summary(judged: Sequence[Judged]) -> str:
+    """The corpus in one line: the figures a closing note quotes."""
+    correct = [j for j in judged if j.kind == "correct"]
+    mistakes = [j for j in judged if j.kind == "mistake"]
+    named = sum(j.named for j in mistakes)
+    return (
+        f"{len(correct)} correct styles, {sum(j.lost_points for j in correct)} failed; "
+        f"{len(mistakes)} mistakes, {sum(not j.lost_points for j in mistakes)} full marks, "
+        f"{named} named ({100 * named / max(len(mistakes), 1):.0f} %), "
+        f"{sum(bool(j.misleading) for j in judged)} misleading"
+    )
+
+
+def problems(judged: Sequence[Judged]) -> list[str]:
+    """What breaks the corpus's promises: a correct style failed or hinted, a mistake with
+    full marks, a misleading hint, fewer than NAMED_AT_LEAST of the mistakes named."""
+    found = []
+    for j in judged:
+        if j.kind == "correct" and (j.lost_points or j.misleading):
+            found.append(f"correct style {j.name} lost points or got a hint")
+        if j.kind == "mistake" and not j.lost_points:
+            found.append(f"mistake {j.name} kept full marks")
+        if j.kind == "mistake" and j.misleading:
+            found.append(f"mistake {j.name} got a misleading hint: {j.misleading[0][:80]}")
+    mistakes = [j for j in judged if j.kind == "mistake"]
+    unnamed = [j.name for j in mistakes if not j.named]
+    if mistakes and len(unnamed) > (1 - NAMED_AT_LEAST) * len(mistakes):
+        found.append(f"only {len(mistakes) - len(unnamed)} of {len(mistakes)} named; not: "
+                     + ", ".join(unnamed))  # fmt: skip
+    return found
+
+
+def corpus_files(variants: Sequence[Variant], solution: str, folder: Path) -> dict[str, Path]:
+    """Each variant as a submission: the reference's solution with the one function replaced."""
+    paths = {}
+    for variant in variants:
+        path = folder / f"corpus_{variant.name}.py"
+        path.write_text(f"{solution}\n\n{variant.source}", encoding="utf-8")
+        paths[variant.name] = path
+    return paths
