@@ -162,3 +162,45 @@ def _module(source: str) -> types.ModuleType:
     module.np = np  # type: ignore[attr-defined]
     exec(compile(source, "<case>", "exec"), vars(module))  # trusted: the test's own code
     return module
+
+
+def test_a_hidden_tests_sentence_describes_no_argument_and_quotes_no_student_name(
+    reference: types.ModuleType,
+) -> None:
+    """A student's own exception class may spell anything (a hidden input, in letters): it is
+    never quoted; for a hidden test no argument is described and the reference's message, which
+    may hold one, is not quoted."""
+    zero = np.zeros(3)
+    spelled = Call("normalise", (zero,), {}, None, raised="Tisminusthree", error="secret")
+    for hidden in (False, True):
+        text = " | ".join(observe_generic([spelled], reference, hidden=hidden))
+        assert "Tisminusthree" not in text and "secret" not in text
+        assert "an exception class of your own" in text
+    hidden_text = " | ".join(observe_generic([spelled], reference, hidden=True))
+    assert "the reference says" not in hidden_text
+    module = _module(
+        "def count(n):\n"
+        "    if isinstance(n, bool) or n < 0:\n"
+        "        raise ValueError(f'n must be a count >= 0, got {n!r}')\n"
+        "    return np.zeros(n)\n"
+    )  # fmt: skip
+    accepted = Call("count", (True,), {}, np.zeros(1))
+    assert "the bool True" in said([accepted], module)
+    quiet = " | ".join(observe_generic([accepted], module, hidden=True))
+    assert "must refuse" in quiet and "True" not in quiet and "bool" not in quiet
+
+
+def test_models_that_would_fit_anything_stay_silent() -> None:
+    """One number fits any factor; a factor along the rows alone is a missing division, not a
+    normaliser broadcast along the wrong axis."""
+    module = _module(
+        "def mean(x):\n"
+        "    return np.array([np.mean(x)])\n"
+        "def rows(S):\n"
+        "    e = np.exp(S)\n"
+        "    return e / e.sum(axis=-1, keepdims=True)\n"
+    )  # fmt: skip
+    x = np.array([1.0, 2.0, 4.0])
+    assert said([Call("mean", (x,), {}, np.array([-3.5]))], module) == ""
+    S = np.array([[0.0, 1.0, 2.0], [1.0, 3.0, 0.5], [2.0, 0.0, 1.0]])
+    assert "keepdims" not in said([Call("rows", (S,), {}, np.exp(S))], module)

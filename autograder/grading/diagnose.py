@@ -74,8 +74,6 @@ class Call:
     """The class name of the exception the student's code raised (then `result` is None)."""
     error: str | None = None
     """That exception's message, cut short."""
-    error_in: str | None = None
-    """The student's function in which it was raised, when the worker could tell."""
 
     @property
     def mutated(self) -> bool:
@@ -240,6 +238,7 @@ def observe(
                     text = None
             if text:
                 spoken.add(id(signature))
+                text = f"{signature.target}: {text}"  # every hint names its function
                 if text not in observed:
                     observed.append(text)
     return observed
@@ -267,15 +266,19 @@ def uses(reference: types.ModuleType, name: str) -> set[str]:
 
 def describe(found: Sequence[Misconception], observed: Sequence[str] = ()) -> str | None:
     """The hint for what was found: one mistake, or every mistake that gives these numbers,
-    then what was measured on the student's output."""
+    then what was measured on the student's output; each names the function it is about."""
     parts = []
+    targets = {m.target for m in found}
     if len(found) == 1:
-        parts.append(f"{found[0].summary}: {found[0].hint}")
+        parts.append(f"{found[0].target}: {found[0].summary}: {found[0].hint}")
     elif found:
-        named = "; or ".join(f"{m.summary} ({m.hint})" for m in found)
+        one = len(targets) == 1
+        named = "; or ".join(
+            f"{'' if one else m.target + ': '}{m.summary} ({m.hint})" for m in found
+        )
         parts.append(
-            f"your results match {len(found)} known mistakes, which give the same numbers "
-            f"here: {named}"
+            f"{found[0].target + ': ' if one else ''}your results match {len(found)} known "
+            f"mistakes, which give the same numbers here: {named}"
         )
     if observed:
         parts.append(f"measured on your output: {'; '.join(observed[:3])}")

@@ -55,8 +55,13 @@ def without_arguments(text: str) -> str:
 def without_values(text: str) -> str:
     """`text` with no value of a test's: quoted calls without their arguments, and every run
     of digits left out (`base=100 was passed` becomes `base=… was passed`, `base^(−3.74i/C)`
-    becomes `base^(−…i/C)`): what a measurement prints may be derived from the inputs."""
-    return _DIGITS.sub("…", without_arguments(text))
+    becomes `base^(−…i/C)`): what a measurement prints may be derived from the inputs. The
+    names of NumPy's number types (`float16`, `int64`) are words of the kit's, kept."""
+    parts = _DTYPE_NAMES.split(without_arguments(text))
+    return "".join(p if i % 2 else _DIGITS.sub("…", p) for i, p in enumerate(parts))
+
+
+_DTYPE_NAMES = re.compile(r"\b((?:float|int|uint|complex)(?:8|16|32|64|128))\b")
 
 
 CASE_SUFFIX = re.compile(r" \(case \d+(?:-\d+)*\)$")

@@ -151,13 +151,7 @@ class StudentSession:
             kind = getattr(error, "student_kind", None)
             if kind is not None:  # the student's own exception: the diagnosis reads its class
                 text = str(error)[:MESSAGE_LIMIT]
-                where = getattr(error, "student_location", None)
-                self.calls.append(
-                    Call(
-                        name, *before, None, raised=kind, error=text,
-                        error_in=str(where[0]) if where else None,
-                    )
-                )  # fmt: skip
+                self.calls.append(Call(name, *before, None, raised=kind, error=text))
             raise
         modified: list[str | int] = []
         for key, data in mutated:  # arrays the function modified in place: modify ours too
