@@ -195,8 +195,9 @@ class Assignment:
 def import_instructor_module(path: Path, assignment: str, shared: Path | None = None) -> ModuleType:
     """An instructor's file (the reference, the catalogue, a proof domain): trusted code.
     `shared`: a folder whose `shared/` package the file may import (the course's topics);
-    it is on the import path only while the file runs, and forgotten after, so that another
-    course's topics are never taken for this one's."""
+    it is on the import path only while the file runs (its imports happen then, at its top
+    level), and forgotten before and after, so that another course's topics are never taken
+    for this one's."""
     if not path.is_file():
         raise ConfigError(f"{path} does not exist")
     spec = importlib.util.spec_from_file_location(f"instructor_{assignment}_{path.stem}", path)
@@ -206,14 +207,19 @@ def import_instructor_module(path: Path, assignment: str, shared: Path | None = 
     if shared is None:
         spec.loader.exec_module(module)
         return module
+    _forget_shared()  # another course's topics, imported by a module that kept them
     sys.path.insert(0, str(shared))
     try:
         spec.loader.exec_module(module)
     finally:
         sys.path.remove(str(shared))
-        for name in [n for n in sys.modules if n == SHARED or n.startswith(SHARED + ".")]:
-            del sys.modules[name]
+        _forget_shared()
     return module
+
+
+def _forget_shared() -> None:
+    for name in [n for n in sys.modules if n == SHARED or n.startswith(SHARED + ".")]:
+        del sys.modules[name]
 
 
 SHARED = "shared"

@@ -13,10 +13,10 @@ RUBRIC_FILE = "grading.toml"
 TEMPLATE_INI = "pytest.ini"
 """A released assignment folder describes itself in this file (see release.py)."""
 SUBMISSION_INI = "autograder_submission"
+"""The key, in TEMPLATE_INI's [pytest] section, naming the student's module."""
 MAY_MODIFY_INI = "autograder_may_modify_inputs"
 """The key, in TEMPLATE_INI's [pytest] section, naming the functions that may modify their
 array arguments (the rubric's `may_modify_inputs`), separated by spaces."""
-"""The key, in TEMPLATE_INI's [pytest] section, naming the student's module."""
 
 
 @dataclass(frozen=True)

@@ -91,9 +91,15 @@ def fix_first(group: Group[T]) -> str | None:
     if not failing:
         return None
     if failing[0].hint:
-        return failing[0].hint
+        return within(group, failing[0].hint)
     advice = next((t.advice for t in failing if t.advice), None)
     return advice or failing[0].message
+
+
+def within(group: Group[T], text: str) -> str:
+    """A hint as its function's group prints it: without the function's name that starts it
+    (every hint names its function; the group's heading already does)."""
+    return text.removeprefix(f"{group.function}: ") if group.function else text
 
 
 def fix_first_line(group: Group[T], printed: dict[str, str]) -> str | None:
@@ -131,6 +137,8 @@ def shown_causes(tests: Sequence[T], printed: dict[str, str], where: str) -> lis
     shown = []
     for test in tests:
         cause = cause_of(test)
+        if cause is not None and test.function:
+            cause = cause.removeprefix(f"{test.function}: ")
         message = without_advice(test.message, test.advice)
         if cause is None:
             shown.append(Shown(message, None, False))
