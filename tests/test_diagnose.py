@@ -29,7 +29,7 @@ def test_a_matching_variant_is_named(
     v = np.array([3.0, -4.0])
     found = diagnose([Call("normalise", (v,), {}, v / v.sum())], catalogue, reference)
     assert names(found) == {"normalise_by_sum"}
-    assert describe(found) == f"{found[0].summary}: {found[0].hint}"
+    assert describe(found) == f"{found[0].target}: {found[0].summary}: {found[0].hint}"
 
 
 def test_a_correct_answer_is_never_diagnosed(
@@ -49,7 +49,8 @@ def test_variants_with_the_same_numbers_share_a_hint(
     v = np.array([3.0, 4.0])  # positive entries: the sum and the L1 norm agree
     found = diagnose([Call("normalise", (v,), {}, v / 7.0)], catalogue, reference)
     assert names(found) == {"normalise_by_sum", "normalise_by_l1_norm"}
-    assert (describe(found) or "").startswith("your results match 2 known mistakes")
+    hint = describe(found) or ""
+    assert hint.startswith(f"{found[0].target}: your results match 2 known mistakes")
 
 
 def test_a_mistake_shows_through_the_functions_that_use_it(
@@ -166,11 +167,13 @@ def test_signatures_measure_what_no_catalogue_lists(
     v = np.array([3.0, 4.0])
     wrong = Call("normalise", (v,), {}, v / 25.0)  # divided by the squared norm
     observed = observe([wrong], signatures, reference)
-    assert observed == ["your result points along v but has length 0.2, not 1"]
+    assert observed == ["normalise: your result points along v but has length 0.2, not 1"]
     right = Call("normalise", (v,), {}, reference.normalise(v))
     assert observe([right], signatures, reference) == []
     hint = describe([], observed)
-    assert hint == "measured on your output: your result points along v but has length 0.2, not 1"
+    assert hint == (
+        "measured on your output: normalise: your result points along v but has length 0.2, not 1"
+    )
 
 
 def test_a_signature_that_raises_says_nothing(reference: ModuleType) -> None:

@@ -774,7 +774,7 @@ def add_positions(tok_emb, table):
         raise ValueError("T > max_len")
     return tok_emb + table
 """,
-        ("[:t]",),
+        ("first", "rows"),
         kind="mistake",
     ),
     Variant(

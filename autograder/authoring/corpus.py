@@ -6,8 +6,8 @@ threads, written without reading the assignment's catalogue. A "correct" variant
 right way to write the function: it must keep full marks with no hint. A "mistake" must lose
 points, and should be *named*: some failing test's hint or message carries all its keywords
 (a hidden test's hint is phrased without values, so its keywords are compared so phrased too).
-A hint *misleads* when it carries neither the keywords nor, for a variant that checks no
-argument at all, the engine's true remark that it accepts arguments it must refuse.
+A hint *misleads* when it carries neither the keywords nor the engine's remark that the function
+broke the argument contract on those calls (a fact the reference checked).
 `autograder validate` grades the corpus and prints the rate; the kit's tests hold it to it.
 """
 
@@ -90,16 +90,22 @@ def judge(variant: Variant, result: SubmissionResult) -> Judged:
     named = bool(variant.keywords) and any(
         carries(f"{t.hint or ''} {t.message or ''}", t.hidden) for t in result.tests
     )
-    checks_nothing = "raise ValueError" not in variant.source
     misleading = tuple(
         t.hint
         for t in result.tests
         if t.hint
         and (variant.kind == "correct" or not carries(t.hint, t.hidden))
-        and not (checks_nothing and any(remark in t.hint for remark in CONTRACT_REMARKS))
+        and not (variant.kind == "mistake" and _contract_only(t.hint))
     )
     lost = result.status != "graded" or result.score < result.max_score
     return Judged(variant.name, variant.kind, lost, named, misleading, result)
+
+
+def _contract_only(hint: str) -> bool:
+    """The engine's remark that the function broke the argument contract on these very calls
+    (the reference refuses them, or raised ValueError where the student raised another): a fact
+    the reference checked, so never misleading, though a hidden test's says less."""
+    return any(remark in hint for remark in CONTRACT_REMARKS)
 
 
 def summary(judged: Sequence[Judged]) -> str:

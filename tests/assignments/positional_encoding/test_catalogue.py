@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -31,7 +32,7 @@ def test_a_matching_variant_is_named(
     swapped = reference.sinusoidal_encoding(4, 6)[:, [1, 0, 3, 2, 5, 4]]
     found = diagnose([Call("sinusoidal_encoding", (4, 6), {}, swapped)], catalogue, reference)
     assert [m.name for m in found] == ["sin_cos_swapped"]
-    assert describe(found) == f"{found[0].summary}: {found[0].hint}"
+    assert describe(found) == f"{found[0].target}: {found[0].summary}: {found[0].hint}"
 
 
 def test_a_correct_answer_is_never_diagnosed(
@@ -50,7 +51,8 @@ def test_variants_with_the_same_numbers_share_a_hint(
     transposed = reference.rotation_matrix(3, 0.1).T
     found = diagnose([Call("rotation_matrix", (3, 0.1), {}, transposed)], catalogue, reference)
     assert {m.name for m in found} == {"transposed_rotation", "cos_sin_order"}
-    assert (describe(found) or "").startswith("your results match 2 known mistakes")
+    hint = describe(found) or ""
+    assert hint.startswith(f"{found[0].target}: your results match 2 known mistakes")
 
 
 def test_a_mistake_shows_through_the_functions_that_use_it(
@@ -100,12 +102,12 @@ def test_validate_names_a_variant_no_test_catches_any_more(
             text = text.replace(f"def {test}(", f"{neutered}\n\ndef _old_{test}(")
         path.write_text(text)
     rubric = copied.course.rubric.path  # and let both modify their inputs elsewhere
-    table = "[assignments.positional_encoding]\n"
-    rubric.write_text(
-        rubric.read_text().replace(
-            table, f'{table}may_modify_inputs = ["self_attention", "softmax"]\n', 1
-        )
-    )
+    text, count = re.subn(
+        r"^may_modify_inputs = \[\]", 'may_modify_inputs = ["self_attention", "softmax"]',
+        rubric.read_text(), count=1, flags=re.M,
+    )  # fmt: skip
+    assert count == 1
+    rubric.write_text(text)
     copied = Course.load(copied.course.root).assignment(assignment.name)
     (verdict,) = validate(copied, only=["overwrites_input"])
     assert verdict.name == "variant: overwrites_input"
@@ -132,7 +134,8 @@ def test_symmetric_scores_cannot_tell_the_axis_from_transposed_weights(
     symmetric = Call("self_attention", (X, W, W, W), {}, transposed(W, W, W))
     found = diagnose([symmetric], catalogue, reference)
     assert {m.name for m in found} == {"softmax_wrong_axis", "weights_transposed"}
-    assert (describe(found) or "").startswith("your results match 2 known mistakes")
+    hint = describe(found) or ""
+    assert hint.startswith(f"{found[0].target}: your results match 2 known mistakes")
     telling = Call("self_attention", (X, W, W_k, W), {}, transposed(W, W_k, W))
     (wrong_axis,) = by_name(catalogue, "softmax_wrong_axis")
     (weights_transposed,) = by_name(catalogue, "weights_transposed")

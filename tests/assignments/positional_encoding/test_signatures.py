@@ -66,8 +66,8 @@ def test_a_doubled_exponent_is_measured_in_either_precision(
     wrong = encoding(50, 16, exponent=4.0).astype(dtype)
     observed = observe([Call("sinusoidal_encoding", (50, 16), {}, wrong)], signatures, reference)
     assert observed == [
-        "your pair i oscillates at base^(−4i/C); it should be base^(−2i/C) (is the 2 applied "
-        "to an index that is already even?)"
+        "sinusoidal_encoding: your pair i oscillates at base^(−4i/C); it should be base^(−2i/C) "
+        "(is the 2 applied to an index that is already even?)"
     ]
 
 
