@@ -24,12 +24,6 @@ FASTEST = 2.5
 """The fastest frequency (radians per position) a column sampled at whole positions shows."""
 
 
-def _argument(call: Call, index: int, name: str, default=None):
-    if len(call.args) > index:
-        return call.args[index]
-    return call.kwargs.get(name, default)
-
-
 def _near(a: float, b: float, rel: float = 2e-3) -> bool:
     return abs(a - b) <= rel * max(abs(a), abs(b), 1e-12)
 
@@ -160,8 +154,8 @@ def describe_frequencies(omegas: dict[int, float], C: int, base: float, what: st
 
 def encoding_signature(call: Call, expected) -> str | None:
     PE = np.asarray(call.result, dtype=np.float64)
-    T, C = int(_argument(call, 0, "T")), int(_argument(call, 1, "C"))
-    base = float(_argument(call, 2, "base", 10000.0))
+    T, C = int(call.argument(0, "T")), int(call.argument(1, "C"))
+    base = float(call.argument(2, "base", 10000.0))
     if PE.shape != (T, C) or T < 3:
         return None
     eps = _precision(call.result)
@@ -219,7 +213,7 @@ def _same_angle(a: float, b: float) -> bool:
 
 def rotation_signature(call: Call, expected) -> str | None:
     R = np.asarray(call.result, dtype=np.float64)
-    k, freq = float(_argument(call, 0, "k")), float(_argument(call, 1, "freq"))
+    k, freq = float(call.argument(0, "k")), float(call.argument(1, "freq"))
     theta, right = rotation_angle(R), k * freq
     if R.shape != (2, 2):
         return None
@@ -248,8 +242,8 @@ def rotation_signature(call: Call, expected) -> str | None:
 
 def shift_signature(call: Call, expected) -> str | None:
     M = np.asarray(call.result, dtype=np.float64)
-    k, C = float(_argument(call, 0, "k")), int(_argument(call, 1, "C"))
-    base = float(_argument(call, 2, "base", 10000.0))
+    k, C = float(call.argument(0, "k")), int(call.argument(1, "C"))
+    base = float(call.argument(2, "base", 10000.0))
     if M.shape != (C, C) or C < 4 or k == 0:
         return None
     blocks = np.kron(np.eye(C // 2), np.ones((2, 2))).astype(bool)
@@ -279,7 +273,7 @@ def shift_signature(call: Call, expected) -> str | None:
 
 def permutation_signature(call: Call, expected) -> str | None:
     P = np.asarray(call.result, dtype=np.float64)
-    perm = [int(p) for p in _argument(call, 0, "perm")]
+    perm = [int(p) for p in call.argument(0, "perm")]
     n = len(perm)
     if P.shape != (n, n):
         return None

@@ -21,12 +21,6 @@ from autograder.grading.diagnose import Call
 Measure = Callable[[Call, object], "str | None"]
 
 
-def _argument(call: Call, index: int, name: str, default=None):
-    if len(call.args) > index:
-        return call.args[index]
-    return call.kwargs.get(name, default)
-
-
 def _near(a: float, b: float, rel: float = 2e-3) -> bool:
     return abs(a - b) <= rel * max(abs(a), abs(b), 1e-12)
 
@@ -50,9 +44,9 @@ def softmax_signature(mask: str | None = None) -> Measure:
 
 
 def _softmax_measure(call: Call, axis_at: int) -> str | None:
-    S = np.asarray(_argument(call, 0, "S"), dtype=np.float64)
+    S = np.asarray(call.argument(0, "S"), dtype=np.float64)
     asked = "axis" in call.kwargs or len(call.args) > axis_at
-    axis = int(_argument(call, axis_at, "axis", -1))
+    axis = int(call.argument(axis_at, "axis", -1))
     W = np.asarray(call.result, dtype=np.float64)
     if W.shape != S.shape or S.ndim == 0:
         return None
@@ -155,8 +149,8 @@ def attention_signature(causal: bool = False) -> Measure:
 
 
 def _attention_measure(call: Call, causal: bool) -> str | None:
-    X = np.asarray(_argument(call, 0, "X"), dtype=np.float64)
-    weights = [_argument(call, i + 1, n) for i, n in enumerate(("W_q", "W_k", "W_v"))]
+    X = np.asarray(call.argument(0, "X"), dtype=np.float64)
+    weights = [call.argument(i + 1, n) for i, n in enumerate(("W_q", "W_k", "W_v"))]
     Q, K, V = (X if W is None else X @ np.asarray(W, dtype=np.float64) for W in weights)
     out = np.asarray(call.result, dtype=np.float64)
     if out.shape != V.shape or X.ndim not in (2, 3) or X.shape[-2] < 2:

@@ -79,6 +79,12 @@ class Call:
     def mutated(self) -> bool:
         return bool(self.modified)
 
+    def argument(self, index: int, name: str, default: Any = None) -> Any:
+        """The argument at position `index` or passed as `name` (else `default`)."""
+        if len(self.args) > index:
+            return self.args[index]
+        return self.kwargs.get(name, default)
+
 
 def variant_namespace(misconception: Misconception, reference: types.ModuleType) -> dict[str, Any]:
     """The reference module's namespace with the misconception's one function (or constant)
@@ -298,20 +304,21 @@ def _run(function: Any, call: Call) -> Any:
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         try:
-            return function(*_copies(call.args), **_copies(call.kwargs))
+            return function(*copied(call.args), **copied(call.kwargs))
         except Exception:  # a variant that cannot handle this input simply does not match
             return _MISSING
 
 
-def _copies(value: Any) -> Any:
+def copied(value: Any) -> Any:
+    """Arrays copied, inside tuples, lists and dicts too: a replay never changes a call."""
     if isinstance(value, np.ndarray):
         return value.copy()
     if isinstance(value, tuple):
-        return tuple(_copies(v) for v in value)
+        return tuple(copied(v) for v in value)
     if isinstance(value, list):
-        return [_copies(v) for v in value]
+        return [copied(v) for v in value]
     if isinstance(value, dict):
-        return {k: _copies(v) for k, v in value.items()}
+        return {k: copied(v) for k, v in value.items()}
     return value
 
 

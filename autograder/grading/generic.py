@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from autograder.grading.diagnose import Call, same
+from autograder.grading.diagnose import Call, copied, same
 
 MAX_ENTRIES = 1_000_000
 """Arrays larger than this are not examined (the grader's time is bounded too)."""
@@ -112,7 +112,7 @@ def answer(function: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, 
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         try:
-            return Answer(function(*_copies(args), **_copies(kwargs)))
+            return Answer(function(*copied(args), **copied(kwargs)))
         except Exception as error:
             return Answer(raised=type(error).__name__, message=str(error)[:200])
 
@@ -652,15 +652,3 @@ def _named_arguments(function: types.FunctionType, call: Call) -> dict[str, Any]
     except TypeError:
         return {f"argument {i + 1}": v for i, v in enumerate(call.args)} | dict(call.kwargs)
     return dict(bound.arguments)
-
-
-def _copies(value: Any) -> Any:
-    if isinstance(value, np.ndarray):
-        return value.copy()
-    if isinstance(value, tuple):
-        return tuple(_copies(v) for v in value)
-    if isinstance(value, list):
-        return [_copies(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _copies(v) for k, v in value.items()}
-    return value

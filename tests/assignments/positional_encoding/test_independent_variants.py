@@ -13,8 +13,14 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from independent_corpus import (
+    test_correct_styles_keep_full_marks_without_a_hint,
+    test_every_mistake_loses_points,
+    test_ninety_percent_of_mistakes_are_named_and_none_misleads,
+    test_the_corpus_is_large_enough_and_sourced,
+)
 
-from autograder.authoring.corpus import Judged, judge, load_corpus, problems, summary
+from autograder.authoring.corpus import Judged, judge, load_corpus, summary
 from autograder.authoring.solutions import solution_source
 from autograder.course.assignment import Assignment
 from autograder.grading.results import SubmissionResult
@@ -52,6 +58,13 @@ def softmax(S, axis=-1):
     return S
 """
 
+__all__ = [
+    "test_correct_styles_keep_full_marks_without_a_hint",
+    "test_every_mistake_loses_points",
+    "test_ninety_percent_of_mistakes_are_named_and_none_misleads",
+    "test_the_corpus_is_large_enough_and_sourced",
+]
+
 MUTATION_TESTS = ("test_inputs_are_not_modified", "test_inputs_left_alone")
 
 
@@ -87,27 +100,6 @@ def judged(assignment: Assignment, graded: dict[str, SubmissionResult]) -> list[
     result = [judge(v, graded[v.name]) for v in load_corpus(assignment)]
     print(summary(result))
     return result
-
-
-def test_the_corpus_is_large_enough_and_sourced(assignment: Assignment) -> None:
-    variants = load_corpus(assignment)
-    assert sum(v.kind == "correct" for v in variants) >= 8
-    assert sum(v.kind == "mistake" for v in variants) >= 25
-    assert all(v.origin and (v.keywords or v.kind == "correct") for v in variants)
-
-
-def test_independent_correct_styles_keep_full_marks_without_a_hint(judged: list[Judged]) -> None:
-    wrong = [(j.name, j.result.score, j.misleading) for j in judged if j.kind == "correct"
-             if j.lost_points or j.misleading]  # fmt: skip
-    assert wrong == []
-
-
-def test_every_mistake_loses_points(judged: list[Judged]) -> None:
-    assert [j.name for j in judged if j.kind == "mistake" and not j.lost_points] == []
-
-
-def test_ninety_percent_of_mistakes_are_named_and_none_misleads(judged: list[Judged]) -> None:
-    assert problems(judged) == []
 
 
 def test_correct_styles_get_no_hint(graded: dict[str, SubmissionResult]) -> None:
