@@ -30,7 +30,6 @@ import itertools
 import json
 import os
 import runpy
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -39,6 +38,7 @@ import time
 from pathlib import Path
 
 from autograder.authoring.inline import run_whole
+from autograder.authoring.sample_class import sample_class
 from autograder.authoring.solutions import solution_source
 from autograder.course.course import Course
 from autograder.sandbox.reaper import become_subreaper, end_children, process_table
@@ -47,10 +47,11 @@ ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 ASSIGNMENT = "positional_encoding"
 """The assignment whose sample class this bench grades, scaled up to a class of --n."""
-SAMPLES = ROOT / "assignments" / "positional_encoding" / "sample_class"
+SAMPLES = {s.name: s.source for s in sample_class(Course.load(ROOT).assignment(ASSIGNMENT))}
+"""The sample class, committed and generated (sample_class/expected.toml)."""
 LOOPING = "hostile_infinite_loop"
 """The kind that runs into the call time limit: only in the looping class."""
-KINDS = tuple(sorted(path.stem for path in SAMPLES.glob("*.py") if path.stem != LOOPING))
+KINDS = tuple(sorted(name for name in SAMPLES if name != LOOPING))
 
 
 def is_hostile(submission: str) -> bool:
@@ -64,7 +65,7 @@ def make_class(folder: Path, n: int, *, looping_share: float = 0.0, hostile: boo
     kinds = itertools.cycle(k for k in KINDS if hostile or not is_hostile(k))
     for number in range(n):
         kind = LOOPING if number % 20 == 0 and number // 20 < loops else next(kinds)
-        shutil.copy(SAMPLES / f"{kind}.py", folder / f"s{number:04d}_{kind}.py")
+        (folder / f"s{number:04d}_{kind}.py").write_text(SAMPLES[kind], encoding="utf-8")
     return folder
 
 

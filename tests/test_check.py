@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from autograder.authoring.sample_class import sample_class
 from autograder.cli import main
 from autograder.course.assignment import Assignment
 from autograder.course.course import Course
@@ -368,8 +369,9 @@ def test_a_shared_cause_is_printed_once(tmp_path: Path) -> None:
 
     folder = tmp_path / "positional_encoding"
     shutil.copytree(REPOSITORY / "student_template" / "positional_encoding", folder)
-    bug = REPOSITORY / "assignments" / "positional_encoding" / "sample_class" / "bug_exponent_i.py"
-    shutil.copy(bug, folder / "positional_encoding.py")
+    course = Course.load(REPOSITORY)
+    samples = {s.name: s for s in sample_class(course.assignment("positional_encoding"))}
+    (folder / "positional_encoding.py").write_text(samples["bug_exponent_i"].source, "utf-8")
     report = run_check(locate(folder))
     advice = "column 2 (pair i = 1) oscillates too fast: the exponent is 2i/C, not i/C"
     failed = [o for o in report.outcomes if o.status == "failed"]

@@ -1,6 +1,7 @@
 """The fixture course's sample classes graded end to end, through the real sandboxed path.
 
-Each expected score is reasoned from the rubric beside it. Hostile samples cost bounded time
+Each expected score is in the assignment's sample_class/expected.toml, reasoned from the rubric
+beside it. Hostile samples cost bounded time
 and earn what their honest parts earn; nothing of theirs outlives the grading; each test's
 visibility comes from the folder it was collected from."""
 
@@ -11,23 +12,19 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from conftest import FIXTURE_COURSE
 
+from autograder.authoring.sample_class import Sample, sample_class
 from autograder.course.course import Course
 from autograder.grading.results import SubmissionResult
 from autograder.grading.runners import RunnerPool
 
-EXPECTED: dict[tuple[str, str], tuple[float, set[str]]] = {
-    ("vectors", "correct_vectorised"): (10, set()),
-    # normalise([3, 4]), cosine (through normalise), the hidden random test and the test of
-    # inputs left alone (credited only with normalise's value right): 4 of numeric
-    ("vectors", "bug_normalise_by_sum"): (6, {"numeric"}),
-    # every test that calls normalise times out or is not run again; scale's own test passes
-    ("vectors", "hostile_infinite_loop"): (5, {"numeric"}),
-    ("series", "correct_loops"): (10, set()),
-    # the public example and the hidden random test of partial_sums: 4 of sums
-    ("series", "bug_sums_exclusive"): (6, {"sums"}),
-    ("series", "hostile_exit_at_import"): (0, {"sums", "proofs"}),
-}
+
+def expected(course: Course) -> dict[tuple[str, str], Sample]:
+    return {(a.name, s.name): s for a in course.assignments for s in sample_class(a)}
+
+
+EXPECTED = expected(Course.load(FIXTURE_COURSE))
 
 
 def fingerprint(course: Course) -> str:
@@ -46,6 +43,7 @@ def graded(
     results = {}
     for assignment in course.assignments:
         samples = sorted(assignment.sample_class.glob("*.py"))
+        assert {p.stem for p in samples} == {s.name for s in sample_class(assignment)}
         with RunnerPool(assignment, size=2) as runners, ThreadPoolExecutor(2) as pool:
             for result in pool.map(runners.grade, samples):
                 results[(assignment.name, result.submission)] = result
@@ -63,11 +61,13 @@ def test_score_and_parts_lost(
     graded: dict[tuple[str, str], SubmissionResult], key: tuple[str, str], course: Course
 ) -> None:
     result = graded[key]
-    score, parts_lost = EXPECTED[key]
+    sample = EXPECTED[key]
     assert (result.status, result.assignment) == ("graded", key[0])
     lost = [t.name for t in result.tests if t.status != "passed"]
-    assert result.score == pytest.approx(score), lost
-    assert {t.part for t in result.tests if t.score < t.max_score} == parts_lost
+    assert result.score == pytest.approx(sample.score), lost
+    assert {t.part for t in result.tests if t.score < t.max_score} == sample.lost
+    feedback = " ".join(f"{t.message} {t.hint}" for t in result.tests if t.status != "passed")
+    assert [text for text in sample.says if text not in feedback] == []
     assert result.max_score == 10
     spec = course.assignment(key[0]).spec
     assert result.duration_s <= spec.limits.submission_timeout_s + 5

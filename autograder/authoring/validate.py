@@ -12,10 +12,7 @@ row: its correct styles full marks, its mistakes named at the promised rate, no 
 
 from __future__ import annotations
 
-import inspect
-import re
 import tempfile
-import textwrap
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -24,6 +21,7 @@ from pathlib import Path
 from autograder.authoring import corpus
 from autograder.authoring.impostor import IMPOSTOR_NAME, impostor_source
 from autograder.authoring.solutions import solution_source
+from autograder.authoring.variants import replaced_function
 from autograder.course.assignment import Assignment
 from autograder.grading.diagnose import Misconception
 from autograder.grading.disclosure import holds_a_value
@@ -116,7 +114,7 @@ def _cases(assignment: Assignment, catalogue: Sequence[Misconception], folder: P
     ]
     for misconception in catalogue:
         path = folder / f"{misconception.name}.py"
-        path.write_text(solution + _override(misconception), encoding="utf-8")
+        path.write_text(solution + replaced_function(misconception), encoding="utf-8")
         parts = "/".join((misconception.part, *misconception.also_affects))
         expected = f"loses {parts} only; hint"
         cases.append(_Case(f"variant: {misconception.name}", path, expected, misconception))
@@ -129,16 +127,6 @@ def _cases(assignment: Assignment, catalogue: Sequence[Misconception], folder: P
     paths = corpus.corpus_files(variants, solution, folder)
     cases += [_Case(f"corpus: {v.name}", paths[v.name], "", variant=v) for v in variants]
     return cases
-
-
-def _override(misconception: Misconception) -> str:
-    """Source that replaces the misconception's target in a copy of the reference."""
-    header = f"\n\n# autograder validate: {misconception.name} replaces {misconception.target}\n"
-    if misconception.implementation is None:
-        return f"{header}{misconception.target} = {misconception.value!r}\n"
-    source = textwrap.dedent(inspect.getsource(misconception.implementation))
-    renamed = re.sub(r"^def \w+\(", f"def {misconception.target}(", source, count=1, flags=re.M)
-    return header + renamed
 
 
 def _judge(case: _Case, result: SubmissionResult) -> CaseVerdict:

@@ -15,6 +15,7 @@ from browser import ARTIFACTS, offline_browser, open_page
 
 from autograder.after_grading.similarity import compare
 from autograder.after_grading.student_feedback import feedback_path, write_feedback
+from autograder.authoring.sample_class import sample_class
 from autograder.course.assignment import Assignment
 from autograder.grading.gradebook import Entry
 from autograder.grading.results import SubmissionResult
@@ -48,7 +49,7 @@ def pages(
     mistakes = [KnownMistake(m.name, m.summary, m.hint) for m in assignment.load_catalogue()]
     report.write_text(render_class_report(entries, title="positional_encoding: class report",
                                           mistakes=mistakes, feedback_links=links))  # fmt: skip
-    sources = {p.stem: p.read_text() for p in assignment.sample_class.glob("*.py")}
+    sources = {s.name: s.source for s in sample_class(assignment)}
     sources.update({p.stem: p.read_text() for p in COPIES.glob("*.py")})
     stub = (assignment.release_dir / assignment.spec.module).read_text()
     similarity = folder / "similarity.html"
@@ -87,7 +88,7 @@ def test_report_and_feedback_in_a_real_browser(pages: dict[str, Path]) -> None:
         page.wait_for_load_state("load")
         assert page.url.endswith("/positional_encoding/bug_exponent_i.html")
         assert "Feedback for bug_exponent_i" in page.inner_text("body")
-        assert page.inner_text("#score").startswith("Score: 76 / 100")
+        assert page.inner_text("#score").startswith("Score: 73 / 100")
 
         feedback, visit = open_page(context, pages["feedback"])
         assert visit.problems == []
