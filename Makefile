@@ -52,11 +52,10 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check autograder assignments reference tests bench
 	$(BIN)/mypy
 
-# Everything CI runs: lint, types, the committed student template, the kit's own tests, and
-# the assessment's check of itself (every known mistake caught, every correct style full marks).
+# Everything CI runs: lint, types, and the kit's own tests, among them the course tests of every
+# assignment (tests/test_course.py: its committed release current, `validate` passing, its sample
+# class scoring what expected.toml says, its Gradescope zip, its nbgrader round trip, `check`).
 test: lint sandbox browser unprivileged-python
-	$(BIN)/autograder release --check
-	$(BIN)/autograder validate
 	$(BIN)/python -m pytest
 
 clean:

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from gradescope_run import SCHEMA, run_autograder
 from test_hostile_class import HIDDEN_MARK, RECORD_CALLS
 
 import autograder
@@ -21,6 +20,7 @@ from autograder.cli import main
 from autograder.course.assignment import Assignment
 from autograder.course.course import Course
 from autograder.course.rubric import AssignmentSpec
+from autograder.gradescope.simulate import SCHEMA, run_autograder
 from autograder.sandbox.confine import SCOPES_FROM_ABI, landlock_abi
 
 SCOPES = ["landlock_scopes"] if landlock_abi() >= SCOPES_FROM_ABI else []
@@ -74,8 +74,13 @@ def test_the_zip_holds_what_gradescope_runs(archive: Path) -> None:
     packaged = {
         n.removeprefix("engine/autograder/") for n in names if n.startswith("engine/autograder/")
     }
-    assert packaged == {p.relative_to(engine).as_posix() for p in engine.rglob("*.py")}
-    assert not any("sample_class" in name for name in names)
+    every_file = {
+        p.relative_to(engine).as_posix()
+        for p in engine.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+    assert packaged == every_file and {"cli.py", "gradescope/run.py"} <= packaged
+    assert not any("/sample_class/" in name for name in names)  # the folder, not the module
     for script in ("setup.sh", "run_autograder"):
         text = zipfile.ZipFile(archive).read(script).decode()
         assert subprocess.run(["bash", "-n"], input=text, text=True).returncode == 0

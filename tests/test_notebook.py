@@ -13,8 +13,8 @@ import time
 from pathlib import Path
 
 import pytest
-from nbgrader_run import automatic_scores, nbgrader
 
+from autograder.authoring.nbgrader_run import automatic_scores, nbgrader
 from autograder.authoring.notebook import instructor_notebook, student_notebook
 from autograder.cli import main
 from autograder.course.assignment import Assignment

@@ -5,16 +5,14 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 from dataclasses import replace
-from pathlib import Path
 
 import jsonschema
 import pytest
 
 from autograder.gradescope.results import gradescope_results
+from autograder.gradescope.simulate import SCHEMA
 from autograder.grading.results import SubmissionResult, TestResult
 from autograder.report import render_gradescope, render_json, render_junit
-
-SCHEMA = json.loads((Path(__file__).parent / "gradescope_results.schema.json").read_text())
 
 GRADED = SubmissionResult(
     assignment="vectors",

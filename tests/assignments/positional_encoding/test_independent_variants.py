@@ -1,9 +1,6 @@
-"""Hints that generalise beyond the catalogue and never mislead, through the real grading path.
-
-Each variant of the assignment's independent_corpus.py (none of them catalogued) is graded as a
-submission (corpus.py says how it is judged): every mistake loses points, at least 90 % are
-named, and no hint misleads. Correct styles keep full marks with no hint at all. Functions that
-keep their inputs lose the mutation points whichever call form modified an argument.
+"""Functions that keep their inputs lose the mutation points whichever call form modified an
+argument, through the real grading path; a visible test never learns of a hidden test's call.
+(The assignment's independent corpus is graded by `validate`, in the course tests.)
 """
 
 from __future__ import annotations
@@ -13,14 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from independent_corpus import (
-    test_correct_styles_keep_full_marks_without_a_hint,
-    test_every_mistake_loses_points,
-    test_ninety_percent_of_mistakes_are_named_and_none_misleads,
-    test_the_corpus_is_large_enough_and_sourced,
-)
 
-from autograder.authoring.corpus import Judged, judge, load_corpus, summary
 from autograder.authoring.solutions import solution_source
 from autograder.course.assignment import Assignment
 from autograder.grading.results import SubmissionResult
@@ -58,12 +48,6 @@ def softmax(S, axis=-1):
     return S
 """
 
-__all__ = [
-    "test_correct_styles_keep_full_marks_without_a_hint",
-    "test_every_mistake_loses_points",
-    "test_ninety_percent_of_mistakes_are_named_and_none_misleads",
-    "test_the_corpus_is_large_enough_and_sourced",
-]
 
 MUTATION_TESTS = ("test_inputs_are_not_modified", "test_inputs_left_alone")
 
@@ -72,42 +56,19 @@ MUTATION_TESTS = ("test_inputs_are_not_modified", "test_inputs_left_alone")
 def graded(
     assignment: Assignment, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[dict[str, SubmissionResult]]:
-    """Every variant, both mutations and every correct style, graded once."""
+    """Each variant that modifies an input, graded once."""
     folder = tmp_path_factory.mktemp("variants")
     solution = solution_source(assignment.reference.read_text(encoding="utf-8"), origin="ref")
-    sources = {v.name: v.source for v in load_corpus(assignment)}
-    sources |= {"overwrites_x_without_weights": OVERWRITES_X_WITHOUT_WEIGHTS}
+    sources = {"overwrites_x_without_weights": OVERWRITES_X_WITHOUT_WEIGHTS}
     sources |= {"softmax_in_place": SOFTMAX_IN_PLACE}
     sources |= {"overwrites_batches_with_weights": OVERWRITES_BATCHES_WITH_WEIGHTS}
     paths: dict[str, Path] = {}
     for name, source in sources.items():
         paths[name] = folder / f"{name}.py"
         paths[name].write_text(f"{solution}\n\n{source}", encoding="utf-8")
-    for style in sorted(assignment.sample_class.glob("correct_*.py")):
-        paths[style.stem] = style
     with RunnerPool(assignment, size=2) as runners, ThreadPoolExecutor(2) as pool:
         results = dict(zip(paths, pool.map(runners.grade, paths.values()), strict=True))
     yield results
-
-
-def hints(result: SubmissionResult) -> list[tuple[str, str, bool]]:
-    """(test, hint, whether the test is hidden) for every test that got a hint."""
-    return [(t.nodeid.split("::")[-1], t.hint, t.hidden) for t in result.tests if t.hint]
-
-
-@pytest.fixture(scope="module")
-def judged(assignment: Assignment, graded: dict[str, SubmissionResult]) -> list[Judged]:
-    result = [judge(v, graded[v.name]) for v in load_corpus(assignment)]
-    print(summary(result))
-    return result
-
-
-def test_correct_styles_get_no_hint(graded: dict[str, SubmissionResult]) -> None:
-    styles = [name for name in graded if name.startswith("correct_")]
-    assert len(styles) >= 4
-    for name in styles:
-        assert graded[name].score == graded[name].max_score, name
-        assert hints(graded[name]) == [], name
 
 
 @pytest.mark.parametrize(

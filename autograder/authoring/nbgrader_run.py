@@ -1,5 +1,5 @@
 """nbgrader's own commands, run for real on a course folder `autograder release --nbgrader`
-wrote, and the automatic points nbgrader's gradebook recorded."""
+wrote, and the automatic points nbgrader's gradebook recorded (the `nbgrader` extra)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def nbgrader(course_dir: Path, *arguments: str) -> subprocess.CompletedProcess[s
 
 
 def automatic_scores(course_dir: Path, name: str, students: dict[str, str]) -> dict[str, float]:
-    from nbgrader.api import Gradebook
+    from nbgrader.api import Gradebook  # type: ignore[import-untyped]  # the `nbgrader` extra
 
     with Gradebook(f"sqlite:///{course_dir / 'gradebook.db'}") as book:
         scores = {}

@@ -1,5 +1,7 @@
 """Gradescope's run, simulated: a folder laid out like /autograder, the exported zip unpacked in
-it, `run_autograder` run for real, and results.json checked against Gradescope's schema."""
+it, `run_autograder` run for real, and results.json checked against Gradescope's schema
+(results.schema.json, written from Gradescope's documented format). The kit's tests and the
+course tests use it; it needs the `course` extra (jsonschema)."""
 
 from __future__ import annotations
 
@@ -9,12 +11,11 @@ import subprocess
 import sys
 import zipfile
 from pathlib import Path
-
-import jsonschema
+from typing import Any
 
 import autograder
 
-SCHEMA = json.loads((Path(__file__).parent / "gradescope_results.schema.json").read_text())
+SCHEMA = json.loads((Path(__file__).parent / "results.schema.json").read_text(encoding="utf-8"))
 
 
 def run_autograder(
@@ -26,7 +27,7 @@ def run_autograder(
     bubblewrap: str = "auto",
     python: str = sys.executable,
     due_date: str = "2026-12-01T00:00:00+00:00",
-) -> dict:
+) -> dict[str, Any]:
     """results.json of `files` submitted at `created_at`, graded after `due_date` has passed
     (every result released) unless it is still to come."""
     with zipfile.ZipFile(archive) as unzipped:
@@ -54,6 +55,10 @@ def run_autograder(
         capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
-    results = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
+    import jsonschema  # type: ignore[import-untyped]  # the `course` extra
+
+    results: dict[str, Any] = json.loads(
+        (root / "results" / "results.json").read_text(encoding="utf-8")
+    )
     jsonschema.validate(results, SCHEMA)
     return results

@@ -1,8 +1,0 @@
-"""The causal-attention assignment's own tests run on the repository's course (repository_course.py
-says why every fixture derived from the assignment is overridden here)."""
-
-from repository_course import assignment_fixture, course, reference, spec
-
-assignment = assignment_fixture("causal_attention")
-
-__all__ = ["assignment", "course", "reference", "spec"]
