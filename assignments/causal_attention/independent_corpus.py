@@ -10,7 +10,7 @@ carry the variant's keywords. `source` is appended after the reference's source,
 
 from __future__ import annotations
 
-from autograder.authoring.corpus import Variant
+from autograder.authoring import Variant
 
 CORRECT = (
     Variant(

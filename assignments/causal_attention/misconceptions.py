@@ -12,7 +12,7 @@ import numpy as np
 import sympy as sp
 from shared.mask import mask_mistakes, masked_softmax_mistakes
 
-from autograder.grading.diagnose import Misconception
+from autograder.authoring import Misconception
 
 # --- attention ------------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from shared.attention import attention_signature, softmax_signature
 
-from autograder.grading.diagnose import Call, Signature
+from autograder.authoring import Call, Signature
 
 
 def table_signature(call: Call, expected) -> str | None:

@@ -13,7 +13,7 @@ reference's source, so it may use `np`, `sp` and the reference's other functions
 
 from __future__ import annotations
 
-from autograder.authoring.corpus import Variant
+from autograder.authoring import Variant
 
 CORRECT = (
     # ----- sinusoidal_encoding -----

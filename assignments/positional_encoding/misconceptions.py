@@ -10,7 +10,7 @@ that the hidden tests catch it, in its own part only, with its own hint.
 import numpy as np
 import sympy as sp
 
-from autograder.grading.diagnose import Misconception
+from autograder.authoring import Misconception
 
 # --- encoding --------------------------------------------------------------------------------
 

@@ -10,14 +10,17 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from autograder.checks.proof import Law, Statement
-from autograder.checks.proof_laws import (
+from autograder.authoring import (
+    Law,
+    MatrixDomain,
+    ScalarDomain,
+    Statement,
     everywhere,
+    matrix_function,
     permutation_inverse_law,
     scalar_laws,
     transpose_law,
 )
-from autograder.checks.proof_parse import MatrixDomain, ScalarDomain, matrix_function
 
 
 def _softmax(scores: Any, scalars: Any = None) -> Any:

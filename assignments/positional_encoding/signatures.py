@@ -14,7 +14,7 @@ import math
 import numpy as np
 from shared.attention import attention_signature, softmax_signature
 
-from autograder.grading.diagnose import Call, Signature
+from autograder.authoring import Call, Signature
 
 LESSONS_BASE = 10000.0
 """The base of the lessons' formula (and the default of `base`)."""

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from autograder.grading.diagnose import Call
+from autograder.authoring import Call
 
 Measure = Callable[[Call, object], "str | None"]
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from autograder.grading.diagnose import Misconception
+from autograder.authoring import Misconception
 
 
 # PyTorch code builds the *blocked* keys with torch.triu(…, diagonal=1) and masked_fill (e.g.
