@@ -146,3 +146,29 @@ def test_cli_release_covers_every_assignment(
     ]
     assert main(["release", "--check", "--course", root]) == 0
     assert main(["release", "--course", root, "--assignment", "nope"]) == 2
+
+
+def test_a_course_helper_the_public_tests_import_is_released_and_no_other(
+    course_copy: Course,
+) -> None:
+    """`from shared.X import …` in a public test releases shared/X.py (and what it imports);
+    a helper only the hidden tests import stays with the grader; a missing one is named."""
+    shared = course_copy.root / "assignments" / "shared"
+    shared.mkdir(parents=True, exist_ok=True)
+    (shared / "oracle.py").write_text(
+        "from shared.units import ONE\n\ndef twice(x):\n    return 2 * x\n"
+    )
+    (shared / "units.py").write_text("ONE = 1.0\n")
+    (shared / "secret.py").write_text("HIDDEN_INPUT = 12345\n")
+    vectors = course_copy.assignment("vectors")
+    public = vectors.public_tests / "test_numeric.py"
+    public.write_text("from shared.oracle import twice\n" + public.read_text())
+    hidden = vectors.hidden_tests / "test_hidden_numeric.py"
+    hidden.write_text("from shared.secret import HIDDEN_INPUT\n" + hidden.read_text())
+    files = render_release(vectors)
+    assert {"tests/shared/oracle.py", "tests/shared/units.py"} <= set(files)
+    assert not any("secret" in name or "HIDDEN_INPUT" in text for name, text in files.items())
+    assert "pythonpath = tests" in files["pytest.ini"]
+    public.write_text("from shared.nowhere import x\n" + public.read_text())
+    with pytest.raises(ConfigError, match=r"imports shared\.nowhere, which is not a module"):
+        render_release(vectors)

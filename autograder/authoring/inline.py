@@ -11,6 +11,7 @@ tests); `autograder grade` on the same notebook grades it in the sandbox, with t
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 import types
 from collections.abc import Mapping
@@ -96,7 +97,8 @@ def run_part(assignment: Assignment, part: str | None, student: Any) -> list[Tes
     from autograder.grading.serve import grading_context
 
     context = grading_context(assignment, student=student)
-    return _run(assignment.test_folders, assignment.folder, context, part)
+    helpers = assignment.shared_folder.parent
+    return _run(assignment.test_folders, assignment.folder, context, part, helpers)
 
 
 def run_public_part(part: str, student: Any) -> list[TestOutcome]:
@@ -108,7 +110,7 @@ def run_public_part(part: str, student: Any) -> list[TestOutcome]:
         target = released_folder(folder)
         if target is not None:
             context = GradingContext(student=student, reference=None, tolerance=TOLERANCE, seed=0)
-            return _run([target.tests_dir], folder, context, part)
+            return _run([target.tests_dir], folder, context, part, target.tests_dir)
     raise ConfigError(
         f"no {TEMPLATE_INI} above {here}: open the notebook in the folder you were given, next "
         "to its tests/ folder"
@@ -116,8 +118,12 @@ def run_public_part(part: str, student: Any) -> list[TestOutcome]:
 
 
 def _run(
-    tests: list[Path], rootdir: Path, context: GradingContext, part: str | None
+    tests: list[Path], rootdir: Path, context: GradingContext, part: str | None, helpers: Path
 ) -> list[TestOutcome]:
+    """pytest on `tests`, with `helpers` (the folder holding `shared/`) importable for the
+    tests' `from shared.X import …`."""
+    if str(helpers) not in sys.path:
+        sys.path.insert(0, str(helpers))
     selector = _PartSelector(part)
     with tempfile.TemporaryDirectory() as scratch:
         ini = Path(scratch) / "pytest.ini"

@@ -7,10 +7,12 @@ the committed copy for drift are two thin uses of that one rendering.
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 from autograder.authoring.notebook import has_notebook, student_notebook
 from autograder.authoring.solutions import has_solution_regions, strip_solutions
+from autograder.course.assignment import SHARED as SHARED_PACKAGE
 from autograder.course.assignment import Assignment
 from autograder.course.course import MAY_MODIFY_INI, SUBMISSION_INI, TEMPLATE_INI
 from autograder.errors import ConfigError, TemplateDriftError
@@ -46,6 +48,11 @@ def render_release(assignment: Assignment) -> dict[str, str]:
         raise ConfigError(f"{tests} holds no test_*.py file: students would get no public test")
     for path in test_files:
         files[f"tests/{path.name}"] = _python_header(assignment, path) + path.read_text("utf-8")
+    for path in shared_test_helpers(assignment, test_files):
+        relative = path.relative_to(assignment.shared_folder).as_posix()
+        files[f"tests/{SHARED_PACKAGE}/{relative}"] = _python_header(
+            assignment, path
+        ) + path.read_text("utf-8")
     if has_notebook(assignment):
         files[f"{spec.module_name}.ipynb"] = student_notebook(assignment)
     files[".github/workflows/check.yml"] = STUDENT_WORKFLOW.format(module=spec.module)
@@ -73,6 +80,42 @@ jobs:
       - name: Public checks of {module}
         run: autograder check
 """
+
+
+def shared_test_helpers(assignment: Assignment, test_files: list[Path]) -> list[Path]:
+    """The course-level modules the public tests import (`from shared.TOPIC import …`), and
+    those they import in turn: released with the tests, so never a secret. A module only hidden
+    tests import stays with the grader."""
+    found: dict[str, Path] = {}
+    pending = list(test_files)
+    while pending:
+        path = pending.pop()
+        for name in _shared_imports(path):
+            module = assignment.shared_folder / f"{name.replace('.', '/')}.py"
+            if not module.is_file():
+                raise ConfigError(
+                    f"{assignment.relative(path)} imports {SHARED_PACKAGE}.{name}, which is not "
+                    f"a module of {assignment.relative(assignment.shared_folder)}/"
+                )
+            if name not in found:
+                found[name] = module
+                pending.append(module)
+    return [found[name] for name in sorted(found)]
+
+
+def _shared_imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            if node.module.startswith(f"{SHARED_PACKAGE}."):
+                names.add(node.module.removeprefix(f"{SHARED_PACKAGE}."))
+            elif node.module == SHARED_PACKAGE:
+                names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.Import):
+            prefix = f"{SHARED_PACKAGE}."
+            names |= {a.name.removeprefix(prefix) for a in node.names if a.name.startswith(prefix)}
+    return names
 
 
 def write_release(assignment: Assignment) -> list[Path]:
@@ -138,6 +181,7 @@ def _pytest_ini(assignment: Assignment) -> str:
         "addopts = -p autograder.grading.pytest_plugin -p no:cacheprovider"
         " --import-mode=importlib\n"
         "testpaths = tests\n"
+        "pythonpath = tests\n"
         f"{SUBMISSION_INI} = {assignment.spec.module}\n"
         + (
             f"{MAY_MODIFY_INI} = {' '.join(assignment.spec.may_modify_inputs)}\n"

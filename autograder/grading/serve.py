@@ -116,6 +116,7 @@ def main(argv: list[str]) -> int:
         if config.get("rehearse")
         else None
     )
+    sys.path.insert(0, str(assignment.shared_folder.parent))  # tests' `from shared.X import`
     with zygote, tempfile.TemporaryDirectory() as scratch:
         loop = ServeLoop(spec, isolation, zygote, context, requests, replies, rehearsal)
         ini = Path(scratch) / "pytest.ini"

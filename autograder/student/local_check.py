@@ -152,7 +152,12 @@ def run_check(
             f"--submission={target.submission}", f"--autograder-results={results}",
             *(["-k", keyword] if keyword else []),
         ]  # fmt: skip
-        environment = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+        helpers = [str(target.tests_dir), *filter(None, [os.environ.get("PYTHONPATH")])]
+        environment = {
+            **os.environ,
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "PYTHONPATH": os.pathsep.join(helpers),  # the tests' `from shared.X import`
+        }
         process = subprocess.Popen(
             command,
             cwd=target.submission.parent,

@@ -3,19 +3,11 @@
 
 import numpy as np
 import pytest
+from shared.attention_by_hand import attention_by_hand
 
 from autograder.checks import CheckFailure, assert_close, assert_shape, printed
 
 pytestmark = pytest.mark.part("order")
-
-
-def causal_attention(X: np.ndarray) -> np.ndarray:
-    out = np.zeros_like(X, dtype=float)
-    for t in range(X.shape[0]):
-        scores = np.array([X[t] @ X[s] for s in range(t + 1)]) / np.sqrt(X.shape[1])
-        weights = np.exp(scores - scores.max())
-        out[t] = (weights / weights.sum()) @ X[: t + 1]
-    return out
 
 
 @pytest.mark.points(5)
@@ -53,7 +45,11 @@ def test_the_counterexample_breaks_equivariance(student):
             f"perm must reorder all {X.shape[0] if X.ndim == 2 else '?'} rows of X (an ordering "
             "of 0 … T−1), and X must hold at least two tokens"
         )
-    if np.allclose(causal_attention(X[order]), causal_attention(X)[order], atol=1e-6):
+    if np.allclose(
+        attention_by_hand(X[order], causal=True),
+        attention_by_hand(X, causal=True)[order],
+        atol=1e-6,
+    ):
         raise CheckFailure(
             "with your X and perm, causal attention of P X equals P · causal attention of X: "
             "that is no counterexample (try tokens that attend to each other differently)"
