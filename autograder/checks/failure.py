@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import reprlib
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 import numpy as np
+
+from autograder.safe_text import short_repr as short_repr
 
 T = TypeVar("T")
 Hint = Callable[[T], "str | None"]
@@ -79,22 +80,6 @@ def format_value(value: Any) -> str:
             return f"{number:.4f}".rstrip("0").rstrip(".")  # as printed: 0.8415, 1.0147
         return f"{number:.4g}"
     return short_repr(value)
-
-
-_REPR = reprlib.Repr()
-_REPR.maxstring = _REPR.maxother = 80
-_REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = _REPR.maxset = 8
-_REPR.maxlevel = 3
-
-
-def short_repr(value: Any, limit: int = 200) -> str:
-    """A student's value as a message may quote it: a few entries of each container and at most
-    `limit` characters, however large the value is."""
-    try:
-        text = _REPR.repr(value)
-    except Exception:  # a value whose repr fails is still described
-        text = f"<a {type(value).__name__[:80]}>"
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def format_values(values: Any, limit: int = 4) -> str:

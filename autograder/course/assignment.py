@@ -36,8 +36,8 @@ from autograder.course.rubric import AssignmentSpec
 from autograder.errors import ConfigError
 
 if TYPE_CHECKING:
+    from autograder.course.catalogue import Misconception, Signature
     from autograder.course.course import Course
-    from autograder.grading.diagnose import Misconception, Signature
 
 PUBLIC_TESTS = "public_tests"
 HIDDEN_TESTS = "hidden_tests"

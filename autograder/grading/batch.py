@@ -24,9 +24,9 @@ from autograder.course.bounded_csv import Bounds, read_rows
 from autograder.course.rubric import LatePolicy
 from autograder.errors import ConfigError
 from autograder.grading.gradebook import Entry, Gradebook
-from autograder.grading.results import SubmissionResult
 from autograder.grading.runners import RunnerPool
 from autograder.grading.submission import MAX_TOTAL_BYTES, walk_files
+from autograder.protocol.results import SubmissionResult
 from autograder.report import FORMATS
 from autograder.safe_text import file_stem, storable
 

@@ -43,7 +43,7 @@ from autograder.grading.disclosure import (
 from autograder.grading.feedback import SubmissionImportError, describe_import_failure, explain
 from autograder.grading.generic import deepest_cause, observe_generic, wrong_functions
 from autograder.grading.input_watch import MARKER, InputWatch, WatchedModule
-from autograder.grading.results import TestOutcome
+from autograder.protocol.results import TestOutcome
 
 
 class OutcomeRecorder:

@@ -20,9 +20,9 @@ import autograder
 from autograder.course.assignment import Assignment, as_dict
 from autograder.course.rubric import AssignmentSpec
 from autograder.errors import ConfigError
-from autograder.grading.results import SubmissionResult, TestOutcome
 from autograder.grading.scoring import score_tests
 from autograder.grading.submission import Ungradable, load_submission
+from autograder.protocol.results import SubmissionResult, TestOutcome
 from autograder.safe_text import storable, storable_data
 from autograder.sandbox.scratch import private_folder, remove_tree
 
