@@ -37,12 +37,12 @@ from typing import IO, Any, Literal
 
 import pytest
 
-from autograder.authoring.solutions import solution_source
 from autograder.checks import memo
 from autograder.checks.symbolic import configure as configure_symbolic
 from autograder.course.assignment import Assignment
 from autograder.course.course import Course
 from autograder.course.rubric import AssignmentSpec
+from autograder.course.solutions import solution_source
 from autograder.grading.disclosure import SHOWN_AT_ONCE
 from autograder.grading.proxy import StudentProxy
 from autograder.grading.pytest_plugin import GradingContext, input_watch, recorder
