@@ -7,6 +7,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from autograder.protocol.faults import StudentFault
 from autograder.safe_text import short_repr as short_repr
 
 T = TypeVar("T")
@@ -14,12 +15,14 @@ Hint = Callable[[T], "str | None"]
 """Looks at a student's wrong answer; returns advice when it recognises the mistake, else None."""
 
 
-class CheckFailure(AssertionError):
+class CheckFailure(StudentFault, AssertionError):
     """A failed check, phrased for the student: what is wrong, where, expected vs observed, and
     (when a hint recognises the mistake) what to try.
 
     `advice`: that advice alone (its text already ends the message, after ": "), or None; a
     report can print it once as what to fix first."""
+
+    status = "failed"
 
     def __init__(self, *args: object, advice: str | None = None) -> None:
         super().__init__(*args)

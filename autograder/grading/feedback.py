@@ -24,15 +24,16 @@ class Verdict:
 def explain(error: BaseException, tb: TracebackType | None, submission: Path | None) -> Verdict:
     """Say what went wrong: not implemented yet, a failed check, or an error in student code.
 
-    A StudentFault the grader raised (a timeout, a crash, an import failure, a refused value)
-    says its own status and message; an exception the student's code raised (rebuilt from the
-    worker's report, or raised in this process) is described by its class and location."""
+    A StudentFault the grader raised (a failed check, a timeout, a crash, an import failure,
+    a refused value) says its own status and message (and a partial credit's share); an
+    exception the student's code raised (rebuilt from the worker's report, or raised in this
+    process) is described by its class and location."""
     where = student_frame(tb, submission) or _reported_location(error)
     if isinstance(error, StudentFault) and not isinstance(error, StudentRaised):
         message = str(error)
         if error.status == "failed":
             message = message.strip() or "a check failed"
-        return Verdict(error.status, message)
+        return Verdict(error.status, message, getattr(error, "credit", None))
     if isinstance(error, NotImplementedError):
         if where is None and str(error):  # raised by the test itself, which says what is missing
             return Verdict("not_implemented", str(error))

@@ -19,7 +19,7 @@ from typing import IO, Any, NoReturn
 import autograder
 from autograder.course.assignment import Assignment, as_dict
 from autograder.course.rubric import AssignmentSpec
-from autograder.errors import ConfigError
+from autograder.errors import AutograderError, ConfigError
 from autograder.grading.scoring import score_tests
 from autograder.grading.submission import Ungradable, load_submission
 from autograder.protocol.results import SubmissionResult, TestOutcome
@@ -228,7 +228,7 @@ class Runner:
         raise RunnerFailed(f"{problem}:\n{tail}" if tail else problem)
 
 
-class RunnerFailed(Exception):
+class RunnerFailed(AutograderError):
     """The runner died, or did not answer in time."""
 
 

@@ -31,8 +31,8 @@ class StudentFault(AutograderError):
     status: ClassVar[Status] = "error"
     """The status of the test it ends."""
 
-    def __init__(self, message: str = "", *, location: Location | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, *args: object, location: Location | None = None) -> None:
+        super().__init__(*args)
         self.location = location
         """Where in the student's file it happened, when the worker reported it."""
 

@@ -38,6 +38,7 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from autograder.errors import AutograderError
 from autograder.sandbox.isolation import SANDBOX_WORKDIR, Isolation, hand_to_worker
 from autograder.sandbox.limits import scrubbed_environment
 from autograder.sandbox.reaper import become_subreaper, end_children, wait_for_exit
@@ -57,7 +58,7 @@ PR_SET_DUMPABLE = 4
 MAX_LINE = 1 << 20
 
 
-class ZygoteFailed(Exception):
+class ZygoteFailed(AutograderError):
     """The zygote did not start, or stopped answering."""
 
 
