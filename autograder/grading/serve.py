@@ -43,6 +43,7 @@ from autograder.course.assignment import Assignment
 from autograder.course.course import Course
 from autograder.course.rubric import AssignmentSpec
 from autograder.course.solutions import solution_source
+from autograder.grading import pytest_compat
 from autograder.grading.disclosure import SHOWN_AT_ONCE
 from autograder.grading.proxy import StudentProxy
 from autograder.grading.pytest_plugin import GradingContext, input_watch, recorder
@@ -196,10 +197,7 @@ class ServeLoop:
                 longrepr = (str(item.path), item.location[1], str(call.excinfo.value))
             else:
                 outcome, longrepr = "failed", call.excinfo.exconly()
-        return pytest.TestReport(
-            item.nodeid, item.location, {}, outcome, longrepr, when, [],
-            call.duration, call.start, call.stop,
-        )  # fmt: skip
+        return pytest_compat.bare_report(item, call, outcome, longrepr)
 
     def _reply(self, message: dict[str, Any]) -> None:
         self.replies.write(json.dumps(message) + "\n")
@@ -321,11 +319,11 @@ class ServeLoop:
             summary = {"failed": f"{type(error).__name__}: {error}"}
         finally:
             with contextlib.suppress(Exception):
-                session._setupstate.teardown_exact(None)  # fixtures start fresh in children
+                pytest_compat.tear_down_fixtures(session)  # fixtures start fresh in children
             self._clear_slot()
             recorded.outcomes.clear()
             recorded.durations.clear()
-            session.testsfailed = 0
+            pytest_compat.forget_failures(session)
             self.context.student = None
             self.context.reset()  # no child inherits the reference's calls as evidence
             self.context.calls = []
