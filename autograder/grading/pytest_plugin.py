@@ -155,6 +155,10 @@ class OutcomeRecorder:
 
     def records(self) -> list[dict[str, Any]]:
         """Every outcome so far, with its duration, as JSON-able dicts."""
+        return [outcome.to_dict() for outcome in self.final_outcomes()]
+
+    def final_outcomes(self) -> list[TestOutcome]:
+        """Every outcome so far, in the tests' order, with its final hint and its duration."""
         if self.grading is not None:
             for nodeid, hint in self.grading.final_hints().items():
                 if nodeid in self.outcomes:
@@ -166,7 +170,7 @@ class OutcomeRecorder:
         last = len(self.order)
         ordered = sorted(self.outcomes.items(), key=lambda item: self.order.get(item[0], last))
         return [
-            {**outcome.to_dict(), "duration_s": round(self.durations.get(nodeid, 0.0), 4)}
+            dataclasses.replace(outcome, duration_s=round(self.durations.get(nodeid, 0.0), 4))
             for nodeid, outcome in ordered
         ]
 
