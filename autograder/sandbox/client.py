@@ -36,6 +36,7 @@ from autograder.protocol.faults import (
     SubmissionTimeExhausted,
 )
 from autograder.protocol.messages import MESSAGE_LIMIT, NAME_LIMIT
+from autograder.protocol.zygote import WorkerStart
 from autograder.safe_text import short_repr
 from autograder.sandbox import channel, codec
 from autograder.sandbox.isolation import Isolation
@@ -281,13 +282,13 @@ class StudentSession:
         request_read, request_write = os.pipe()
         response_read, response_write = os.pipe()
         output_read, output_write = os.pipe()
-        config = {
-            "submission": f"{self.zygote.workdir_in_worker}/{self.submission.name}",
-            "module_name": self.module_name,
-            "limits": self.limits.to_dict(),
-            "drop_uid": self.isolation.worker_uid if self.isolation.drop_user else None,
-            "confine": self.isolation.confinement(self.zygote.workdir_in_worker),
-        }
+        config = WorkerStart(
+            submission=f"{self.zygote.workdir_in_worker}/{self.submission.name}",
+            module_name=self.module_name,
+            limits=self.limits.to_dict(),
+            drop_uid=self.isolation.worker_uid if self.isolation.drop_user else None,
+            confine=self.isolation.confinement(self.zygote.workdir_in_worker),
+        )
         try:
             self._pid = self.zygote.spawn(config, (request_read, response_write, output_write))
         except ZygoteFailed as failed:

@@ -24,6 +24,7 @@ from types import ModuleType
 from typing import Any
 
 from autograder.protocol import messages
+from autograder.protocol.zygote import WorkerStart
 
 PRELOADED = ("numpy", "numpy.linalg", "numpy.fft", "numpy.random", "sympy", "math", "cmath",
              "itertools", "functools", "fractions", "decimal", "statistics", "random", "typing",
@@ -84,29 +85,29 @@ def warm_up(source: str | None) -> None:
     sp.core.cache.clear_cache()
 
 
-def serve(request_fd: int, response_fd: int, config: dict[str, Any]) -> int:
+def serve(request_fd: int, response_fd: int, config: WorkerStart) -> int:
     """Limit this process, drop the user, import the submission, then answer calls until EOF."""
     from autograder.sandbox import channel, codec
     from autograder.sandbox.limits import Limits, apply_limits
 
-    drop_uid = config.get("drop_uid")
-    applied = apply_limits(Limits.from_dict(config["limits"]), own_user=drop_uid is not None)
+    drop_uid = config.drop_uid
+    applied = apply_limits(Limits.from_dict(config.limits), own_user=drop_uid is not None)
     if drop_uid is not None:
         os.setgroups([])
         os.setgid(drop_uid)
         os.setuid(drop_uid)
     os.umask(0o077)
-    if config.get("confine"):
+    if config.confine:
         from autograder.sandbox.confine import ConfinementFailed, confine
 
         try:
-            applied += confine(**config["confine"])
+            applied += confine(**config.confine)
         except ConfinementFailed as failed:  # no student code runs unconfined
             channel.send(response_fd, messages.Unconfined(str(failed)[:500]).to_json())
             return 1
     sys.dont_write_bytecode = True  # `python -I` ignored PYTHONDONTWRITEBYTECODE
-    submission = Path(config["submission"])
-    module, import_error = _import(submission, config["module_name"])
+    submission = Path(config.submission)
+    module, import_error = _import(submission, config.module_name)
     channel.send(response_fd, messages.Ready(import_error, tuple(applied)).to_json())
     while True:
         try:
