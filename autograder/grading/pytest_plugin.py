@@ -557,7 +557,8 @@ def rng(request: pytest.FixtureRequest) -> Any:
 
 
 PROOF_DOMAIN_FILE = "proof_domain.py"
-_proof_domains: dict[Path, ModuleType] = {}
+_PROOF_DOMAINS = pytest.StashKey[dict[Path, ModuleType]]()
+"""The proof vocabularies this pytest run imported, by path (each once, for every test)."""
 
 
 @pytest.fixture(scope="module")
@@ -565,15 +566,16 @@ def proof_domain(request: pytest.FixtureRequest) -> ModuleType:
     """The assignment's proof vocabulary: `proof_domain.py` in the folder above the test's
     folder (the assignment's folder for the grader, the released folder for a student)."""
     path = (Path(request.path).parent.parent / PROOF_DOMAIN_FILE).resolve()
-    if path not in _proof_domains:
+    domains = request.config.stash.setdefault(_PROOF_DOMAINS, {})
+    if path not in domains:
         if not path.is_file():
             raise pytest.UsageError(f"no {PROOF_DOMAIN_FILE} beside the tests' folder ({path})")
-        spec = importlib.util.spec_from_file_location(f"proof_domain_{len(_proof_domains)}", path)
+        spec = importlib.util.spec_from_file_location(f"proof_domain_{len(domains)}", path)
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-        _proof_domains[path] = module
-    return _proof_domains[path]
+        domains[path] = module
+    return domains[path]
 
 
 @pytest.fixture(scope="session")
