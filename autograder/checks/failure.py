@@ -7,6 +7,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from autograder.checks import context
 from autograder.protocol.faults import StudentFault
 from autograder.safe_text import short_repr as short_repr
 
@@ -92,16 +93,11 @@ def format_values(values: Any, limit: int = 4) -> str:
     return f"[{shown}, …]" if len(flat) > limit else f"[{shown}]"
 
 
-_NOTES: list[str] = []
-
-
 def note(text: str) -> None:
     """Attach a remark to the running test's outcome even when it passes (e.g. "not proved")."""
-    _NOTES.append(text)
+    context.active().notes.append(text)
 
 
 def take_notes() -> list[str]:
     """The remarks made since the last call, which clears them."""
-    notes = list(_NOTES)
-    _NOTES.clear()
-    return notes
+    return context.active().take_notes()

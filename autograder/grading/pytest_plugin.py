@@ -21,7 +21,9 @@ from typing import Any
 
 import pytest
 
-from autograder.checks.failure import short_repr, take_notes
+from autograder.checks.context import CheckContext
+from autograder.checks.context import active as active_checks
+from autograder.checks.failure import short_repr
 from autograder.course.course import MAY_MODIFY_INI, SUBMISSION_INI
 from autograder.grading.diagnose import (
     Call,
@@ -80,7 +82,7 @@ class OutcomeRecorder:
             if verdict.status == "not_implemented":
                 report.longrepr = verdict.message  # a stub is a to-do, not a crash: no traceback
         previous = self.outcomes.get(item.nodeid)
-        notes = take_notes() if call.when == "call" else []
+        notes = check_context(item.config).take_notes() if call.when == "call" else []
         self.durations[item.nodeid] = self.durations.get(item.nodeid, 0.0) + report.duration
         if verdict is not None and (previous is None or previous.status == "passed"):
             grading = _grading(item.config)
@@ -223,6 +225,7 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers",
         f"{MARKER}(*functions): these functions never modify their inputs; this test grades it",
     )
+    config.stash[_CHECKS] = active_checks()  # the runner's, made from the rubric; else a default
     config.stash[_RECORDER] = recorder
     config.pluginmanager.register(recorder, "autograder-outcomes")
     watch = InputWatch(
@@ -236,6 +239,12 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 _WATCH = pytest.StashKey[InputWatch]()
+_CHECKS = pytest.StashKey[CheckContext]()
+
+
+def check_context(config: pytest.Config) -> CheckContext:
+    """The state the checks of this run keep: its symbolic policy, notes and verdicts."""
+    return config.stash[_CHECKS]
 
 
 def input_watch(config: pytest.Config) -> InputWatch:

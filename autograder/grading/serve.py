@@ -38,7 +38,7 @@ from typing import IO, Any, Literal
 import pytest
 
 from autograder.checks import memo
-from autograder.checks.symbolic import configure as configure_symbolic
+from autograder.checks.context import CheckContext, activate
 from autograder.course.assignment import Assignment
 from autograder.course.course import Course
 from autograder.course.rubric import AssignmentSpec
@@ -115,7 +115,7 @@ def main(argv: list[str]) -> int:
         raise SystemExit(
             f"{assignment.warm_up_file} failed: {type(error).__name__}: {error}"
         ) from None
-    configure_symbolic(spec.symbolic)
+    activate(CheckContext(policy=spec.symbolic))  # every child inherits it, and its verdicts
     folder = assignment.folder
     tests = [str(path) for path in assignment.test_folders]
     context = grading_context(assignment, student=None)
