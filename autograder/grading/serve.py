@@ -177,7 +177,7 @@ class ServeLoop:
         rehearsed = None if self.rehearsal is None else self._rehearse(session, self.rehearsal)
         gc.collect()
         gc.freeze()  # children share the collected session's pages instead of copying them
-        self._reply(RunnerReady(len(session.items), rehearsed).to_json())
+        self._reply(RunnerReady(len(session.items), rehearsed))
         for line in self.requests:
             started = time.monotonic()
             request_id = None
@@ -188,7 +188,7 @@ class ServeLoop:
             except Exception as error:  # the runner must answer, whatever went wrong
                 problem = f"the runner failed: {type(error).__name__}: {error}"
             duration = round(time.monotonic() - started, 3)
-            self._reply(GradeReply(request_id, problem, duration).to_json())
+            self._reply(GradeReply(request_id, problem, duration))
         return True
 
     @pytest.hookimpl(tryfirst=True)
@@ -209,8 +209,8 @@ class ServeLoop:
                 outcome, longrepr = "failed", call.excinfo.exconly()
         return pytest_compat.bare_report(item, call, outcome, longrepr)
 
-    def _reply(self, message: dict[str, Any]) -> None:
-        self.replies.write(json.dumps(message) + "\n")
+    def _reply(self, message: RunnerReady | GradeReply) -> None:
+        self.replies.write(json.dumps(message.to_json()) + "\n")
 
     def _grade(self, session: pytest.Session, request: GradeRequest) -> str | None:
         """Grade one submission; None when its results are written, else what went wrong."""
