@@ -3,8 +3,8 @@
 The runner (serve.py) collects the tests once and then runs them again and again, in forked
 children, one submission each: pytest's public API has no way to do that, so it relies on the
 three things below. Each is checked against the pytest versions pyproject.toml allows
-(`pytest>=8.0,<10`: 8.3 and 9.2 are the ones tried, with tests/test_shared_runner.py and
-tests/test_batch.py); a new major version of pytest is to be tried here first.
+(`pytest>=7.4,<10`: 7.4.4, 8.0.2, 8.3.5 and 9.2 were tried, with tests/test_shared_runner.py,
+and 9.2 with the whole suite); a new major version of pytest is to be tried here first.
 """
 
 from __future__ import annotations
