@@ -24,7 +24,7 @@ from autograder.course.course import Course
 from autograder.course.rubric import AssignmentSpec
 from autograder.errors import AutograderError, ConfigError, TemplateDriftError
 from autograder.gradescope.export import build_zip
-from autograder.grading.batch import Item, discover, grade_class, shard
+from autograder.grading.batch import Item, discover, shard
 from autograder.grading.gradebook import Entry, Gradebook, merge
 from autograder.grading.grouping import (
     SAME_CAUSE,
@@ -38,6 +38,7 @@ from autograder.grading.progress import Progress
 from autograder.grading.results import SubmissionResult, TestOutcome
 from autograder.grading.runners import Runner
 from autograder.report import FORMATS
+from autograder.report.batch import grade_class
 from autograder.safe_text import file_stem, printable
 from autograder.sandbox.isolation import choose
 from autograder.student.local_check import DEFAULT_TIMEOUT_S, CheckReport, locate, run_check

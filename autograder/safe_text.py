@@ -8,6 +8,7 @@ such text harmless for one destination, and does nothing to text that is already
   title or write its clipboard; NUL; BEL) are shown escaped, as `\\x1b`;
 - `xml_text`: characters XML 1.0 forbids are dropped (JUnit files must parse);
 - `spreadsheet_cell`: a cell a spreadsheet would read as a formula gets a leading apostrophe;
+- `short_repr`: a value as a message may quote it, bounded however large the value is;
 - `file_stem`: a name as a file name in a results folder: bounded in bytes, and never one
   that another name also gets.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import reprlib
 from typing import Any
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
@@ -116,3 +118,19 @@ def _kept_verbatim(name: str) -> bool:
 def _cut_utf8(text: str, limit: int) -> str:
     """`text`'s longest prefix of at most `limit` UTF-8 bytes (never half a character)."""
     return text.encode("utf-8")[:limit].decode("utf-8", "ignore")
+
+
+_REPR = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = 80
+_REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = _REPR.maxset = 8
+_REPR.maxlevel = 3
+
+
+def short_repr(value: Any, limit: int = 200) -> str:
+    """A student's value as a message may quote it: a few entries of each container and at most
+    `limit` characters, however large the value is."""
+    try:
+        text = _REPR.repr(value)
+    except Exception:  # a value whose repr fails is still described
+        text = f"<a {type(value).__name__[:80]}>"
+    return text if len(text) <= limit else text[: limit - 1] + "…"

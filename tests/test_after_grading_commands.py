@@ -18,8 +18,9 @@ import pytest
 from autograder.after_grading.student_feedback import feedback_path
 from autograder.cli import main
 from autograder.course.course import Course
-from autograder.grading.batch import discover, grade_class
+from autograder.grading.batch import discover
 from autograder.grading.gradebook import Gradebook
+from autograder.report.batch import grade_class
 
 HOSTILE = "<b>=1+1 [x](y) &amp;"
 

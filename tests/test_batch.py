@@ -25,9 +25,10 @@ from autograder.course.assignment import Assignment
 from autograder.course.course import Course
 from autograder.course.rubric import AssignmentSpec, LatePolicy
 from autograder.errors import ConfigError
-from autograder.grading.batch import Item, discover, grade_class, late_penalty, shard
+from autograder.grading.batch import Item, discover, late_penalty, shard
 from autograder.grading.gradebook import FILE_NAME, Gradebook, merge
 from autograder.grading.results import SubmissionResult
+from autograder.report.batch import grade_class
 from autograder.report.html import SECTIONS, render_class_report
 
 

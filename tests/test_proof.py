@@ -13,6 +13,7 @@ import sympy as sp
 
 from autograder.checks import CheckFailure, PartialCredit, assert_equivalent
 from autograder.checks import symbolic as symbolic_checks
+from autograder.checks.context import active as active_checks
 from autograder.checks.failure import take_notes
 from autograder.checks.proof import Statement, assert_proof, check_proof
 from autograder.checks.proof_laws import scalar_laws
@@ -194,16 +195,15 @@ def test_only_a_timeout_is_undecided(verdict: str, monkeypatch: pytest.MonkeyPat
 
 def test_undecided_proofs_follow_the_policy(monkeypatch: pytest.MonkeyPatch) -> None:
     hard = sp.cos(w * k) + sp.sin(pos) ** 2 + sp.cos(pos) ** 2 - 1
-    monkeypatch.setattr(
-        symbolic_checks, "POLICY", symbolic_checks.SymbolicPolicy(proof_timeout_s=1e-4)
-    )
+    checks = active_checks()
+    monkeypatch.setattr(checks, "policy", symbolic_checks.SymbolicPolicy(proof_timeout_s=1e-4))
     take_notes()
     assert_equivalent(hard, sp.cos(w * k), what="dot", symbols=(pos, k, w))
     assert take_notes() == [
         "dot could not be proved equal within 0.0001 s; numerically equal at 50 points"
     ]
     strict = symbolic_checks.SymbolicPolicy(proof_timeout_s=1e-4, undecided="none")
-    monkeypatch.setattr(symbolic_checks, "POLICY", strict)
+    monkeypatch.setattr(checks, "policy", strict)
     with pytest.raises(CheckFailure, match="could not be proved equal"):
         assert_equivalent(hard, sp.cos(w * k), what="dot", symbols=(pos, k, w))
 

@@ -17,7 +17,8 @@ import pytest
 from autograder.after_grading.student_feedback import feedback_path
 from autograder.cli import main
 from autograder.course.course import Course
-from autograder.grading.batch import discover, grade_class
+from autograder.grading.batch import discover
+from autograder.report.batch import grade_class
 from autograder.safe_text import file_stem, printable, spreadsheet_cell, storable, xml_text
 
 HOSTILE = "ok \ud800 \x1b[2J\x1b]0;title\x07 \x00 \u202egnp.exe \U0001f600"

@@ -95,5 +95,5 @@ def test_a_rehearsed_runner_grades_exactly_like_one_that_did_not(assignment: Ass
         assert grades(rehearsed) == expected
         # it rehearsed on the reference, which passes every test
         assert rehearsed.rehearsal is not None
-        assert rehearsed.rehearsal["passed"] == rehearsed.rehearsal["tests"] == 9
+        assert rehearsed.rehearsal.passed == rehearsed.rehearsal.tests == 9
     assert any(status != "passed" for result in expected for _, status, *_ in result)

@@ -12,8 +12,8 @@ import pytest
 
 from autograder.course.assignment import Assignment
 from autograder.course.course import Course
-from autograder.grading.feedback import SubmissionImportError
 from autograder.grading.runners import grade_submission
+from autograder.protocol.faults import Location, SubmissionImportError
 from autograder.sandbox.client import (
     BoundaryRefused,
     StudentCrash,
@@ -98,7 +98,7 @@ def test_student_exceptions_keep_their_class_and_line(session: StudentSession) -
     with pytest.raises(ValueError, match="T must be >= 0") as error:
         session.call("boom", (), {})
     line = session.submission.read_text().splitlines().index("def boom():") + 2
-    assert error.value.student_location == ("boom", "vectors.py", line)  # type: ignore[attr-defined]
+    assert error.value.location == Location("boom", "vectors.py", line)
     with pytest.raises(Exception, match="Oops: mine") as custom:
         session.call("custom", (), {})
     assert type(custom.value).__name__ == "StudentCodeError"

@@ -9,13 +9,13 @@ annotation and gets an empty value of the same kind (`[]`, `()`, `{}`, `""`, or 
 from __future__ import annotations
 
 import ast
-import re
 import textwrap
 
+from autograder.course.solutions import BEGIN as _BEGIN
+from autograder.course.solutions import END as _END
+from autograder.course.solutions import solution_source as solution_source
 from autograder.errors import ConfigError
 
-_BEGIN = re.compile(r"^(?P<indent>[ \t]*)#+ *BEGIN SOLUTION *$")
-_END = re.compile(r"^(?P<indent>[ \t]*)#+ *END SOLUTION *$")
 FUNCTION_STUB = ("# YOUR CODE HERE", "raise NotImplementedError()")
 _EMPTY_VALUES = {ast.List: "[]", ast.Tuple: "()", ast.Dict: "{}", ast.Set: "set()"}
 
@@ -115,20 +115,3 @@ def _empty_value(value: ast.expr) -> str:
     if isinstance(value, ast.Constant) and isinstance(value.value, str):
         return '""'
     return _EMPTY_VALUES.get(type(value), "None")
-
-
-def solution_source(source: str, *, origin: str) -> str:
-    """`source` with its marker lines removed and every solution kept: the reference as a
-    student's finished module (the base that `autograder validate` makes wrong in one place)."""
-    lines = source.splitlines(keepends=True)
-    kept = [
-        line
-        for line in lines
-        if not (_BEGIN.match(line.rstrip("\r\n")) or _END.match(line.rstrip("\r\n")))
-    ]
-    result = "".join(kept)
-    try:
-        ast.parse(result, filename=origin)
-    except SyntaxError as error:
-        raise ConfigError(f"{origin}: not valid Python without its markers ({error.msg})") from None
-    return result

@@ -16,6 +16,8 @@ from typing import Any
 import mpmath
 import sympy as sp
 
+from autograder.errors import AutograderError
+
 PRECISION_DIGITS = 30
 MAX_MAGNITUDE_BITS = 4096
 """|x| < 2**4096 (about 1e1233) for every intermediate value: far beyond any answer's numbers."""
@@ -29,7 +31,7 @@ _FUNCTIONS: dict[type, Any] = {
 }  # fmt: skip
 
 
-class NotEvaluable(ValueError):
+class NotEvaluable(AutograderError, ValueError):
     """The expression holds something the walker does not know how to evaluate."""
 
 

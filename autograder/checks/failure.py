@@ -2,23 +2,28 @@
 
 from __future__ import annotations
 
-import reprlib
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 import numpy as np
+
+from autograder.checks import context
+from autograder.protocol.faults import StudentFault
+from autograder.safe_text import short_repr as short_repr
 
 T = TypeVar("T")
 Hint = Callable[[T], "str | None"]
 """Looks at a student's wrong answer; returns advice when it recognises the mistake, else None."""
 
 
-class CheckFailure(AssertionError):
+class CheckFailure(StudentFault, AssertionError):
     """A failed check, phrased for the student: what is wrong, where, expected vs observed, and
     (when a hint recognises the mistake) what to try.
 
     `advice`: that advice alone (its text already ends the message, after ": "), or None; a
     report can print it once as what to fix first."""
+
+    status = "failed"
 
     def __init__(self, *args: object, advice: str | None = None) -> None:
         super().__init__(*args)
@@ -81,22 +86,6 @@ def format_value(value: Any) -> str:
     return short_repr(value)
 
 
-_REPR = reprlib.Repr()
-_REPR.maxstring = _REPR.maxother = 80
-_REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = _REPR.maxset = 8
-_REPR.maxlevel = 3
-
-
-def short_repr(value: Any, limit: int = 200) -> str:
-    """A student's value as a message may quote it: a few entries of each container and at most
-    `limit` characters, however large the value is."""
-    try:
-        text = _REPR.repr(value)
-    except Exception:  # a value whose repr fails is still described
-        text = f"<a {type(value).__name__[:80]}>"
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def format_values(values: Any, limit: int = 4) -> str:
     """The first `limit` entries of a 1-D sequence: `[0, 1, 0, 1, …]`."""
     flat = list(np.ravel(np.asarray(values)))
@@ -104,16 +93,11 @@ def format_values(values: Any, limit: int = 4) -> str:
     return f"[{shown}, …]" if len(flat) > limit else f"[{shown}]"
 
 
-_NOTES: list[str] = []
-
-
 def note(text: str) -> None:
     """Attach a remark to the running test's outcome even when it passes (e.g. "not proved")."""
-    _NOTES.append(text)
+    context.active().notes.append(text)
 
 
 def take_notes() -> list[str]:
     """The remarks made since the last call, which clears them."""
-    notes = list(_NOTES)
-    _NOTES.clear()
-    return notes
+    return context.active().take_notes()

@@ -25,12 +25,13 @@ import sympy as sp
 
 from autograder.checks.evaluate import NotEvaluable, evaluate
 from autograder.checks.failure import format_value
+from autograder.protocol.faults import StudentFault
 
 MAX_NODES = 300
 MAX_EXPONENT = 8
 
 
-class ProofSyntaxError(ValueError):
+class ProofSyntaxError(StudentFault, ValueError):
     """A step's text is not an expression of the proof's vocabulary."""
 
 

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from autograder.checks import memo
+from autograder.checks import context, memo
 from autograder.checks.bounded import run_bounded
 from autograder.checks.evaluate import NotEvaluable, evaluate
 from autograder.checks.failure import CheckFailure, format_value, note
@@ -33,13 +33,13 @@ SCREEN_TOLERANCE = 1e-9
 MAX_PARTS = 20_000
 
 
-POLICY = SymbolicPolicy()
-
-
 def configure(policy: SymbolicPolicy) -> None:
-    """Set the policy for this process (the grader's runner does, from the rubric)."""
-    global POLICY
-    POLICY = policy
+    """Set the policy of the active check context (the grader's runner does, from the rubric)."""
+    context.active().policy = policy
+
+
+def _policy() -> SymbolicPolicy:
+    return context.active().policy
 
 
 def as_expression(value: Any, *, what: str) -> sp.Basic:
@@ -89,7 +89,7 @@ def assert_equivalent(
     `exact=True` also refuses floating-point numbers (0.5 where 1/2 is meant); by default the
     rubric's policy decides.
     """
-    exact = POLICY.exact if exact is None else exact
+    exact = _policy().exact if exact is None else exact
     expression = as_expression(actual, what=what)
     unknown = expression.free_symbols - set(symbols)
     if unknown:
@@ -104,14 +104,14 @@ def assert_equivalent(
         return
     if verdict != "timeout":  # SymPy finished without a proof, or failed: not shown equal
         raise CheckFailure(
-            f"{what} equals the expected value at {POLICY.screen_points} random points, but "
+            f"{what} equals the expected value at {_policy().screen_points} random points, but "
             "SymPy could not prove it equal in general: simplify it to the expected form"
         )
     remark = (
-        f"{what} could not be proved equal within {POLICY.proof_timeout_s:g} s; "
-        f"numerically equal at {POLICY.screen_points} points"
+        f"{what} could not be proved equal within {_policy().proof_timeout_s:g} s; "
+        f"numerically equal at {_policy().screen_points} points"
     )
-    if POLICY.undecided == "none":
+    if _policy().undecided == "none":
         raise CheckFailure(remark)
     note(remark)
 
@@ -119,7 +119,13 @@ def assert_equivalent(
 def _screen(
     expression: sp.Basic, expected: sp.Basic, *, what: str, symbols: Sequence[sp.Symbol], seed: int
 ) -> None:
-    parts = [tree_key(expression), tree_key(expected), what, str(seed), str(POLICY.screen_points)]
+    parts = [
+        tree_key(expression),
+        tree_key(expected),
+        what,
+        str(seed),
+        str(_policy().screen_points),
+    ]
     verdict_key = memo.key("screen", [*parts, *(tree_key(s) for s in symbols)])
     problem = memo.remembered(
         verdict_key,
@@ -134,7 +140,7 @@ def _screen_problem(
 ) -> str | None:
     """Why `expression` differs from `expected` at one of the screen's points, or None."""
     generator = random.Random(seed)
-    for _ in range(POLICY.screen_points):
+    for _ in range(_policy().screen_points):
         point = {s: generator.uniform(-3, 3) for s in symbols}
         try:
             yours = evaluate(expression, point)
@@ -176,10 +182,10 @@ def prove_equal(left: sp.Basic, right: sp.Basic) -> str:
         return "not proved"
 
     def bounded() -> str:
-        outcome = run_bounded(attempt, timeout_s=POLICY.proof_timeout_s)
+        outcome = run_bounded(attempt, timeout_s=_policy().proof_timeout_s)
         return str(outcome.value) if outcome.problem is None else outcome.problem
 
-    parts = [tree_key(left), tree_key(right), str(POLICY.proof_timeout_s)]
+    parts = [tree_key(left), tree_key(right), str(_policy().proof_timeout_s)]
     return memo.remembered(memo.key("prove", parts), bounded)
 
 
@@ -218,7 +224,7 @@ def numeric_values(value: Any, point: dict[sp.Symbol, float], *, what: str) -> n
         entries, shape = list(value), (len(value),)
     else:
         entries, shape = [as_expression(value, what=what)], ()
-    if POLICY.exact:
+    if _policy().exact:
         assert_exact(entries, what=what)
     try:
         numbers = [evaluate(as_expression(e, what=what), point) for e in entries]

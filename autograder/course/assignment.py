@@ -30,14 +30,14 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from autograder.course.rubric import AssignmentSpec
 from autograder.errors import ConfigError
 
 if TYPE_CHECKING:
+    from autograder.course.catalogue import Misconception, Signature
     from autograder.course.course import Course
-    from autograder.grading.diagnose import Misconception, Signature
 
 PUBLIC_TESTS = "public_tests"
 HIDDEN_TESTS = "hidden_tests"
@@ -236,8 +236,3 @@ def read_instructor_text(path: Path, limit: int) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise ConfigError(f"{path} is not UTF-8 text: {error}") from None
-
-
-def as_dict(assignment: Assignment) -> dict[str, Any]:
-    """What a process started for this assignment needs to find it again."""
-    return {"course": str(assignment.course.root), "assignment": assignment.name}

@@ -27,7 +27,7 @@ from typing import Any
 
 from autograder.grading.disclosure import without_arguments
 from autograder.grading.grouping import without_advice
-from autograder.grading.results import SubmissionResult, TestResult
+from autograder.protocol.results import SubmissionResult, TestResult
 
 
 def gradescope_results(

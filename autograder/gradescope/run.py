@@ -23,8 +23,8 @@ from autograder.course.course import Course
 from autograder.course.rubric import AssignmentSpec
 from autograder.gradescope.results import gradescope_results
 from autograder.grading.batch import late_penalty
-from autograder.grading.results import SubmissionResult
 from autograder.grading.runners import Runner
+from autograder.protocol.results import SubmissionResult
 
 
 def main(argv: list[str]) -> int:

@@ -24,11 +24,10 @@ from autograder.course.bounded_csv import Bounds, read_rows
 from autograder.course.rubric import LatePolicy
 from autograder.errors import ConfigError
 from autograder.grading.gradebook import Entry, Gradebook
-from autograder.grading.results import SubmissionResult
 from autograder.grading.runners import RunnerPool
 from autograder.grading.submission import MAX_TOTAL_BYTES, walk_files
-from autograder.report import FORMATS
-from autograder.safe_text import file_stem, storable
+from autograder.protocol.results import SubmissionResult
+from autograder.safe_text import storable
 
 SUBMISSION_SUFFIXES = (".py", ".ipynb", ".zip")
 MANIFEST_BOUNDS = Bounds(max_bytes=16 * 2**20, max_lines=100_001, max_field_chars=4096)
@@ -166,27 +165,6 @@ def _bytes_or_mark(file: Path) -> bytes:
         return b"\0unreadable"
 
 
-def write_result_files(
-    out: Path, student: str, result: SubmissionResult, formats: Sequence[str]
-) -> list[str]:
-    """The result in each format, in `out`'s folder for the result's assignment, named after
-    the student (a safe spelling of the name); the gradebook holds it already, so a file that
-    cannot be written is reported, not fatal."""
-    problems = []
-    out = out / file_stem(result.assignment)
-    try:
-        out.mkdir(exist_ok=True)
-    except OSError as error:
-        return [f"{student}: the folder for its result files could not be made: {error}"]
-    for name in formats:
-        suffix, render = FORMATS[name]
-        try:
-            (out / f"{file_stem(student)}{suffix}").write_text(render(result), encoding="utf-8")
-        except OSError as error:
-            problems.append(f"{student}: the {name} result file could not be written: {error}")
-    return problems
-
-
 def late_penalty(
     result: SubmissionResult, submitted_at: datetime | None, policy: LatePolicy | None
 ) -> float:
@@ -239,10 +217,13 @@ def grade_class(
     out: Path,
     jobs: int,
     regrade: bool = False,
-    formats: Sequence[str] = ("json", "gradescope"),
+    write_files: Callable[[str, SubmissionResult], list[str]] = lambda student, result: [],
     on_result: Callable[[Entry, int, int], None] = lambda entry, done, total: None,
 ) -> BatchSummary:
-    """Grade every item not already in the gradebook (all of them with `regrade`)."""
+    """Grade every item not already in the gradebook (all of them with `regrade`).
+
+    `write_files(student, result)` writes a recorded result's files, if any, and returns the
+    problems it met (autograder.report.batch writes them in the report formats)."""
     spec = assignment.spec
     rubric = assignment.grading_hash()
     run_id = uuid.uuid4().hex[:12]
@@ -277,7 +258,7 @@ def grade_class(
                 problem = record_when_there_is_room(book, entry, rubric, source)
                 if problem is not None:
                     problems.append(problem)
-                problems += write_result_files(out, item.student, result, formats)
+                problems += write_files(item.student, result)
                 graded.append(entry)
                 on_result(entry, len(graded), len(todo))
     return BatchSummary(tuple(graded), skipped, tuple(problems))

@@ -14,76 +14,16 @@ from __future__ import annotations
 import contextlib
 import types
 import warnings
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import sympy as sp
 
 from autograder.checks.evaluate import NotEvaluable, evaluate
-
-
-@dataclass(frozen=True)
-class Misconception:
-    """One known mistake in one function (or constant) of the student's module."""
-
-    name: str
-    target: str
-    """The function or constant it replaces, e.g. "normalise"."""
-    part: str
-    summary: str
-    hint: str
-    implementation: Callable[..., Any] | None = None
-    """A wrong version of `target`, written with the module's own names (np, sp, …)."""
-    value: Any = None
-    """For a constant: the wrong value."""
-    mutates_input: bool = False
-    """Recognised by modifying an array argument in place rather than by its output."""
-    also_affects: tuple[str, ...] = ()
-    """Other parts whose tests rightly depend on this function (validate allows them losses)."""
-    refused_inputs: bool = False
-    """A mistake in what the function does with inputs the reference refuses (it returns
-    instead of raising): replayed on those calls too, which no other mistake is."""
-
-
-@dataclass(frozen=True)
-class Signature:
-    """A measurement of one function's wrong output that names what it observes, without
-    having catalogued the mistake: a frequency fitted from a table of sines, the axis along
-    which a normalisation sums to 1, the angle of a rotation. An assignment's `signatures.py` lists
-    them in SIGNATURES; they run in the grader (instructor code reading the student's data)."""
-
-    target: str
-    """The function whose calls it reads."""
-    measure: Callable[[Call, Any], str | None]
-    """(the student's call, the reference's result) -> what it observed, or None."""
-
-
-@dataclass(frozen=True)
-class Call:
-    """One call a test made to the student's module, as the grader saw it."""
-
-    name: str
-    args: tuple[Any, ...]
-    kwargs: dict[str, Any]
-    result: Any
-    modified: tuple[str | int, ...] = ()
-    """The array arguments it modified in place: positions, or keyword names."""
-    raised: str | None = None
-    """The class name of the exception the student's code raised (then `result` is None)."""
-    error: str | None = None
-    """That exception's message, cut short."""
-
-    @property
-    def mutated(self) -> bool:
-        return bool(self.modified)
-
-    def argument(self, index: int, name: str, default: Any = None) -> Any:
-        """The argument at position `index` or passed as `name` (else `default`)."""
-        if len(self.args) > index:
-            return self.args[index]
-        return self.kwargs.get(name, default)
+from autograder.course.catalogue import Misconception as Misconception
+from autograder.course.catalogue import Signature as Signature
+from autograder.protocol.calls import Call as Call
 
 
 def variant_namespace(misconception: Misconception, reference: types.ModuleType) -> dict[str, Any]:

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
-from autograder.grading.results import Status
-
-
-class SubmissionImportError(Exception):
-    """The student's module could not be imported; every test that needs it reports this."""
+from autograder.protocol.faults import StudentFault, StudentRaised
+from autograder.protocol.faults import SubmissionImportError as SubmissionImportError
+from autograder.protocol.results import Status
+from autograder.sandbox.tracebacks import describe_import_failure as describe_import_failure
+from autograder.sandbox.tracebacks import student_frame
 
 
 @dataclass(frozen=True)
@@ -22,19 +22,23 @@ class Verdict:
 
 
 def explain(error: BaseException, tb: TracebackType | None, submission: Path | None) -> Verdict:
-    """Say what went wrong: not implemented yet, a failed check, or an error in student code."""
-    where = _student_frame(tb, submission) or _reported_location(error)
-    if type(error).__name__ in TIMEOUT_ERRORS:
-        return Verdict("timeout", str(error))
-    if type(error).__name__ == "StudentCrash":
-        return Verdict("error", str(error))
+    """Say what went wrong: not implemented yet, a failed check, or an error in student code.
+
+    A StudentFault the grader raised (a failed check, a timeout, a crash, an import failure,
+    a refused value) says its own status and message (and a partial credit's share); an
+    exception the student's code raised (rebuilt from the worker's report, or raised in this
+    process) is described by its class and location."""
+    where = student_frame(tb, submission) or _reported_location(error)
+    if isinstance(error, StudentFault) and not isinstance(error, StudentRaised):
+        message = str(error)
+        if error.status == "failed":
+            message = message.strip() or "a check failed"
+        return Verdict(error.status, message, getattr(error, "credit", None))
     if isinstance(error, NotImplementedError):
         if where is None and str(error):  # raised by the test itself, which says what is missing
             return Verdict("not_implemented", str(error))
         name = f"`{where.name}`" if where else "a function this test calls"
         return Verdict("not_implemented", f"{name} is not implemented yet")
-    if isinstance(error, SubmissionImportError):
-        return Verdict("error", str(error))
     if isinstance(error, AssertionError):
         credit = getattr(error, "credit", None)
         return Verdict("failed", str(error).strip() or "a check failed", credit)
@@ -46,45 +50,11 @@ def explain(error: BaseException, tb: TracebackType | None, submission: Path | N
     )
 
 
-TIMEOUT_ERRORS = {"StudentTimeout", "SubmissionTimeExhausted"}
-
-
 def _reported_location(error: BaseException) -> traceback.FrameSummary | None:
     """Where a student's exception was raised, as the worker reported it (grading mode)."""
-    location = getattr(error, "student_location", None)
+    location = error.location if isinstance(error, StudentFault) else None
     if location is None:
         return None
-    function, filename, line = location
-    return traceback.FrameSummary(filename, line, function, lookup_line=False)
-
-
-def describe_import_failure(error: BaseException, submission: Path) -> str:
-    """One line on why `submission` would not import, pointing at its own line where possible."""
-    if isinstance(error, SyntaxError):
-        return f"{submission.name} has a syntax error on line {error.lineno}: {error.msg}"
-    if isinstance(error, SystemExit):
-        return f"{submission.name} called exit() while being imported; remove that call"
-    where = _student_frame(error.__traceback__, submission)
-    line = f" (line {where.lineno})" if where else ""
-    detail = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
-    if isinstance(error, ModuleNotFoundError):
-        detail += "; only the Python standard library, numpy and sympy are available"
-    return f"could not import {submission.name}{line}: {detail}"
-
-
-def _student_frame(
-    tb: TracebackType | None, submission: Path | None
-) -> traceback.FrameSummary | None:
-    """The innermost traceback frame that runs the student's own file."""
-    if tb is None or submission is None:
-        return None
-    target = str(submission.resolve())
-    frames = [f for f in traceback.extract_tb(tb) if _same_file(f.filename, target)]
-    return frames[-1] if frames else None
-
-
-def _same_file(filename: str, target: str) -> bool:
-    try:
-        return str(Path(filename).resolve()) == target
-    except OSError:
-        return False
+    return traceback.FrameSummary(
+        location.filename, location.line, location.function, lookup_line=False
+    )

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.errors import ConfigError
-from autograder.grading.results import SubmissionResult
+from autograder.protocol.results import SubmissionResult
 from autograder.safe_text import spreadsheet_cell
 
 FILE_NAME = "gradebook.sqlite"

@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 
 from autograder.checks.failure import CheckFailure, short_repr
-from autograder.grading.diagnose import Call
+from autograder.protocol.calls import Call
 
 MARKER = "keeps_inputs"
 

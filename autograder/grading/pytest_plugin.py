@@ -21,7 +21,9 @@ from typing import Any
 
 import pytest
 
-from autograder.checks.failure import short_repr, take_notes
+from autograder.checks.context import CheckContext
+from autograder.checks.context import active as active_checks
+from autograder.checks.failure import short_repr
 from autograder.course.course import MAY_MODIFY_INI, SUBMISSION_INI
 from autograder.grading.diagnose import (
     Call,
@@ -43,7 +45,7 @@ from autograder.grading.disclosure import (
 from autograder.grading.feedback import SubmissionImportError, describe_import_failure, explain
 from autograder.grading.generic import deepest_cause, observe_generic, wrong_functions
 from autograder.grading.input_watch import MARKER, InputWatch, WatchedModule
-from autograder.grading.results import TestOutcome
+from autograder.protocol.results import TestOutcome
 
 
 class OutcomeRecorder:
@@ -80,7 +82,7 @@ class OutcomeRecorder:
             if verdict.status == "not_implemented":
                 report.longrepr = verdict.message  # a stub is a to-do, not a crash: no traceback
         previous = self.outcomes.get(item.nodeid)
-        notes = take_notes() if call.when == "call" else []
+        notes = check_context(item.config).take_notes() if call.when == "call" else []
         self.durations[item.nodeid] = self.durations.get(item.nodeid, 0.0) + report.duration
         if verdict is not None and (previous is None or previous.status == "passed"):
             grading = _grading(item.config)
@@ -155,6 +157,10 @@ class OutcomeRecorder:
 
     def records(self) -> list[dict[str, Any]]:
         """Every outcome so far, with its duration, as JSON-able dicts."""
+        return [outcome.to_dict() for outcome in self.final_outcomes()]
+
+    def final_outcomes(self) -> list[TestOutcome]:
+        """Every outcome so far, in the tests' order, with its final hint and its duration."""
         if self.grading is not None:
             for nodeid, hint in self.grading.final_hints().items():
                 if nodeid in self.outcomes:
@@ -166,7 +172,7 @@ class OutcomeRecorder:
         last = len(self.order)
         ordered = sorted(self.outcomes.items(), key=lambda item: self.order.get(item[0], last))
         return [
-            {**outcome.to_dict(), "duration_s": round(self.durations.get(nodeid, 0.0), 4)}
+            dataclasses.replace(outcome, duration_s=round(self.durations.get(nodeid, 0.0), 4))
             for nodeid, outcome in ordered
         ]
 
@@ -219,6 +225,7 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers",
         f"{MARKER}(*functions): these functions never modify their inputs; this test grades it",
     )
+    config.stash[_CHECKS] = active_checks()  # the runner's, made from the rubric; else a default
     config.stash[_RECORDER] = recorder
     config.pluginmanager.register(recorder, "autograder-outcomes")
     watch = InputWatch(
@@ -232,6 +239,12 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 _WATCH = pytest.StashKey[InputWatch]()
+_CHECKS = pytest.StashKey[CheckContext]()
+
+
+def check_context(config: pytest.Config) -> CheckContext:
+    """The state the checks of this run keep: its symbolic policy, notes and verdicts."""
+    return config.stash[_CHECKS]
 
 
 def input_watch(config: pytest.Config) -> InputWatch:
@@ -553,7 +566,8 @@ def rng(request: pytest.FixtureRequest) -> Any:
 
 
 PROOF_DOMAIN_FILE = "proof_domain.py"
-_proof_domains: dict[Path, ModuleType] = {}
+_PROOF_DOMAINS = pytest.StashKey[dict[Path, ModuleType]]()
+"""The proof vocabularies this pytest run imported, by path (each once, for every test)."""
 
 
 @pytest.fixture(scope="module")
@@ -561,15 +575,16 @@ def proof_domain(request: pytest.FixtureRequest) -> ModuleType:
     """The assignment's proof vocabulary: `proof_domain.py` in the folder above the test's
     folder (the assignment's folder for the grader, the released folder for a student)."""
     path = (Path(request.path).parent.parent / PROOF_DOMAIN_FILE).resolve()
-    if path not in _proof_domains:
+    domains = request.config.stash.setdefault(_PROOF_DOMAINS, {})
+    if path not in domains:
         if not path.is_file():
             raise pytest.UsageError(f"no {PROOF_DOMAIN_FILE} beside the tests' folder ({path})")
-        spec = importlib.util.spec_from_file_location(f"proof_domain_{len(_proof_domains)}", path)
+        spec = importlib.util.spec_from_file_location(f"proof_domain_{len(domains)}", path)
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-        _proof_domains[path] = module
-    return _proof_domains[path]
+        domains[path] = module
+    return domains[path]
 
 
 @pytest.fixture(scope="session")

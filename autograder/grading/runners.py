@@ -17,12 +17,21 @@ from pathlib import Path
 from typing import IO, Any, NoReturn
 
 import autograder
-from autograder.course.assignment import Assignment, as_dict
+from autograder.course.assignment import Assignment
 from autograder.course.rubric import AssignmentSpec
-from autograder.errors import ConfigError
-from autograder.grading.results import SubmissionResult, TestOutcome
+from autograder.errors import AutograderError, ConfigError
 from autograder.grading.scoring import score_tests
 from autograder.grading.submission import Ungradable, load_submission
+from autograder.protocol.messages import MessageError
+from autograder.protocol.results import SubmissionResult
+from autograder.protocol.runner import (
+    ChildResults,
+    GradeReply,
+    GradeRequest,
+    Rehearsal,
+    RunnerReady,
+    RunnerStart,
+)
 from autograder.safe_text import storable, storable_data
 from autograder.sandbox.scratch import private_folder, remove_tree
 
@@ -51,8 +60,8 @@ class Runner:
         self.spec = assignment.spec
         self.hide = hide
         self.rehearse = rehearse
-        self.rehearsal: dict[str, Any] | None = None
-        """What the running process's rehearsal did: {"passed", "tests"} or {"failed"}."""
+        self.rehearsal: Rehearsal | None = None
+        """What the running process's rehearsal did, if it rehearsed."""
         self._process: subprocess.Popen[bytes] | None = None
         self._errors: IO[bytes] | None = None
         self._scratch = private_folder("grade")
@@ -92,37 +101,35 @@ class Runner:
         results = Path(self._scratch) / f"results-{self._count}.json"
         try:
             submission.write(folder, self.spec.module)
-            reply = self._ask(
-                {"id": self._count, "submission_dir": str(folder), "results": str(results),
-                 "module_file": self.spec.module},
-                self.spec.limits.submission_timeout_s + RUNNER_ALLOWANCE_S,
-            )  # fmt: skip
-            problem = reply.get("problem")
+            request = GradeRequest(self._count, str(folder), str(results), self.spec.module)
+            reply = GradeReply.from_json(
+                self._ask(request, self.spec.limits.submission_timeout_s + RUNNER_ALLOWANCE_S)
+            )
+            problem = reply.problem
             if problem is not None or not results.is_file():
                 detail = str(problem or "the runner answered without results")
                 return _unscored(self.spec, submission.id, "grader_error", detail, started)
             if results.stat().st_size > MAX_RESULTS_BYTES:
                 detail = f"the results are larger than {MAX_RESULTS_BYTES // 2**20} MiB"
                 return _unscored(self.spec, submission.id, "grader_error", detail, started)
-            data = json.loads(results.read_text(encoding="utf-8"))
-        except RunnerFailed as failed:
+            data = ChildResults.from_json(json.loads(results.read_text(encoding="utf-8")))
+        except (RunnerFailed, MessageError) as failed:
             return _unscored(self.spec, submission.id, "grader_error", str(failed), started)
         finally:
             remove_tree(folder)
             results.unlink(missing_ok=True)
-        outcomes = tuple(TestOutcome.from_dict(o) for o in data["tests"])
-        tests = score_tests(self.assignment.course.rubric, self.spec, outcomes)
+        tests = score_tests(self.assignment.course.rubric, self.spec, data.tests)
         return SubmissionResult(
             assignment=self.spec.name,
             submission=submission.id,
             status="graded",
             score=round(sum(t.score for t in tests), 6),
             max_score=self.spec.max_score,
-            isolation=tuple(data["isolation"]),
+            isolation=data.isolation,
             duration_s=round(time.monotonic() - started, 3),
             tests=tests,
-            output=data["output"],
-            shown_output=data.get("shown_output", ""),
+            output=data.output,
+            shown_output=data.shown_output,
             notes=submission.notes,
         )
 
@@ -161,14 +168,15 @@ class Runner:
         signal), so a pool starts its runners from the main thread."""
         engine = str(Path(autograder.__file__).resolve().parents[1])
         path = os.pathsep.join([engine, *filter(None, [os.environ.get("PYTHONPATH")])])
-        config = {
-            **as_dict(self.assignment),
-            "hide": [str(p) for p in self.hide],
-            "rehearse": self.rehearse,
-        }
+        config = RunnerStart(
+            course=str(self.assignment.course.root),
+            assignment=self.assignment.name,
+            hide=tuple(str(p) for p in self.hide),
+            rehearse=self.rehearse,
+        )
         self._errors = tempfile.TemporaryFile()  # noqa: SIM115 (kept open while the runner lives)
         self._process = subprocess.Popen(
-            [sys.executable, "-m", "autograder.grading.serve", json.dumps(config)],
+            [sys.executable, "-m", "autograder.grading.serve", json.dumps(config.to_json())],
             cwd=self._scratch,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -184,20 +192,24 @@ class Runner:
 
     def await_ready(self) -> None:
         """Wait until the runner has collected the tests (and rehearsed)."""
-        self.rehearsal = self._read_reply(STARTUP_TIMEOUT_S, "start").get("rehearsal")
+        first = self._read_reply(STARTUP_TIMEOUT_S, "start")
+        try:
+            self.rehearsal = RunnerReady.from_json(first).rehearsal
+        except MessageError as error:
+            self._fail(f"the grader's runner started wrongly: {error}")
 
-    def _ask(self, request: dict[str, Any], timeout_s: float) -> dict[str, Any]:
+    def _ask(self, request: GradeRequest, timeout_s: float) -> Any:
         if self._process is None or self._process.poll() is not None:
             self._start()
         assert self._process is not None and self._process.stdin is not None
         try:
-            self._process.stdin.write(json.dumps(request).encode() + b"\n")
+            self._process.stdin.write(json.dumps(request.to_json()).encode() + b"\n")
             self._process.stdin.flush()
         except OSError:
             self._fail("the grader's runner stopped")
         return self._read_reply(timeout_s, "finish")
 
-    def _read_reply(self, timeout_s: float, what: str) -> dict[str, Any]:
+    def _read_reply(self, timeout_s: float, what: str) -> Any:
         assert self._process is not None and self._process.stdout is not None
         ready, _, _ = select.select([self._process.stdout], [], [], timeout_s)
         if not ready:
@@ -209,9 +221,10 @@ class Runner:
             except subprocess.TimeoutExpired:
                 code = "none"
             self._fail(f"the grader's runner failed (exit code {code})")
-        reply = json.loads(line)
-        assert isinstance(reply, dict)
-        return reply
+        try:
+            return json.loads(line)
+        except ValueError:
+            self._fail(f"the grader's runner sent a line that is not JSON when asked to {what}")
 
     def _fail(self, problem: str) -> NoReturn:
         """Kill the runner (the next submission starts a new one) and report its last words."""
@@ -228,7 +241,7 @@ class Runner:
         raise RunnerFailed(f"{problem}:\n{tail}" if tail else problem)
 
 
-class RunnerFailed(Exception):
+class RunnerFailed(AutograderError):
     """The runner died, or did not answer in time."""
 
 

@@ -6,7 +6,7 @@ from collections import defaultdict
 
 from autograder.course.rubric import AssignmentSpec, Rubric
 from autograder.errors import ConfigError
-from autograder.grading.results import TestOutcome, TestResult
+from autograder.protocol.results import TestOutcome, TestResult
 
 
 def score_tests(

@@ -37,15 +37,24 @@ from typing import IO, Any, Literal
 
 import pytest
 
-from autograder.authoring.solutions import solution_source
 from autograder.checks import memo
-from autograder.checks.symbolic import configure as configure_symbolic
+from autograder.checks.context import CheckContext, activate
 from autograder.course.assignment import Assignment
 from autograder.course.course import Course
 from autograder.course.rubric import AssignmentSpec
+from autograder.course.solutions import solution_source
+from autograder.grading import pytest_compat
 from autograder.grading.disclosure import SHOWN_AT_ONCE
 from autograder.grading.proxy import StudentProxy
 from autograder.grading.pytest_plugin import GradingContext, input_watch, recorder
+from autograder.protocol.runner import (
+    ChildResults,
+    GradeReply,
+    GradeRequest,
+    Rehearsal,
+    RunnerReady,
+    RunnerStart,
+)
 from autograder.sandbox.client import StudentSession
 from autograder.sandbox.isolation import Isolation, choose
 from autograder.sandbox.reaper import die_with_parent, wait_for_exit
@@ -72,12 +81,12 @@ few hundred MiB; a reply or a message that would take gigabytes ends this child 
 
 
 def main(argv: list[str]) -> int:
-    config = json.loads(argv[0])
+    config = RunnerStart.from_json(json.loads(argv[0]))
     die_with_parent()
     requests = os.fdopen(os.dup(0), "r", encoding="utf-8")
     replies = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
     os.dup2(2, 1)  # whatever else is printed goes to stderr, never among the replies
-    assignment = Course.load(Path(config["course"])).assignment(config["assignment"])
+    assignment = Course.load(Path(config.course)).assignment(config.assignment)
     spec = assignment.spec
     for name in PRELOADED:
         importlib.import_module(name)
@@ -87,7 +96,7 @@ def main(argv: list[str]) -> int:
         except ImportError as error:  # the course's mistake: name it before any submission
             raise SystemExit(f"grading.toml [assignments.{spec.name}] preload: {error}") from None
     course = assignment.course
-    hidden = [course.root, *(Path(p) for p in config.get("hide", []))]
+    hidden = [course.root, *(Path(p) for p in config.hide)]
     isolation = choose(
         hidden=hidden,
         bubblewrap=spec.bubblewrap,
@@ -106,14 +115,14 @@ def main(argv: list[str]) -> int:
         raise SystemExit(
             f"{assignment.warm_up_file} failed: {type(error).__name__}: {error}"
         ) from None
-    configure_symbolic(spec.symbolic)
+    activate(CheckContext(policy=spec.symbolic))  # every child inherits it, and its verdicts
     folder = assignment.folder
     tests = [str(path) for path in assignment.test_folders]
     context = grading_context(assignment, student=None)
     reference = assignment.reference
     rehearsal = (
         solution_source(reference.read_text(encoding="utf-8"), origin=str(reference))
-        if config.get("rehearse")
+        if config.rehearse
         else None
     )
     sys.path.insert(0, str(assignment.shared_folder.parent))  # tests' `from shared.X import`
@@ -169,16 +178,18 @@ class ServeLoop:
         rehearsed = None if self.rehearsal is None else self._rehearse(session, self.rehearsal)
         gc.collect()
         gc.freeze()  # children share the collected session's pages instead of copying them
-        self._reply({"ready": True, "tests": len(session.items), "rehearsal": rehearsed})
+        self._reply(RunnerReady(len(session.items), rehearsed))
         for line in self.requests:
-            request = json.loads(line)
             started = time.monotonic()
+            request_id = None
             try:
+                request = GradeRequest.from_json(json.loads(line))
+                request_id = request.id
                 problem = self._grade(session, request)
             except Exception as error:  # the runner must answer, whatever went wrong
                 problem = f"the runner failed: {type(error).__name__}: {error}"
             duration = round(time.monotonic() - started, 3)
-            self._reply({"id": request.get("id"), "problem": problem, "duration_s": duration})
+            self._reply(GradeReply(request_id, problem, duration))
         return True
 
     @pytest.hookimpl(tryfirst=True)
@@ -197,24 +208,21 @@ class ServeLoop:
                 longrepr = (str(item.path), item.location[1], str(call.excinfo.value))
             else:
                 outcome, longrepr = "failed", call.excinfo.exconly()
-        return pytest.TestReport(
-            item.nodeid, item.location, {}, outcome, longrepr, when, [],
-            call.duration, call.start, call.stop,
-        )  # fmt: skip
+        return pytest_compat.bare_report(item, call, outcome, longrepr)
 
-    def _reply(self, message: dict[str, Any]) -> None:
-        self.replies.write(json.dumps(message) + "\n")
+    def _reply(self, message: RunnerReady | GradeReply) -> None:
+        self.replies.write(json.dumps(message.to_json()) + "\n")
 
-    def _grade(self, session: pytest.Session, request: dict[str, Any]) -> str | None:
+    def _grade(self, session: pytest.Session, request: GradeRequest) -> str | None:
         """Grade one submission; None when its results are written, else what went wrong."""
         inbox = self.zygote.inbox
-        results = Path(request["results"])
+        results = Path(request.results)
         limit = self.spec.limits.submission_timeout_s + CHILD_ALLOWANCE_S
         try:
-            _fill(inbox, Path(request["submission_dir"]))
+            _fill(inbox, Path(request.submission_dir))
             pid = os.fork()
             if pid == 0:
-                self._child(session, inbox / request["module_file"], results)
+                self._child(session, inbox / request.module_file, results)
             code = _wait(pid, time.monotonic() + limit)
         finally:
             self._clear_slot()
@@ -239,15 +247,15 @@ class ServeLoop:
             die_with_parent()
             limit_address_space(CHILD_MEMORY_MB)
             student, shown_upto = self._run_tests(session, module, results)
-            data = {
-                "tests": recorder(session.config).records(),
-                "isolation": self.isolation.layers,
-                "output": student.output.text(),
-                "shown_output": student.output.text(shown_upto),
-                "worker_events": student.events,
-            }
+            data = ChildResults(
+                tests=tuple(recorder(session.config).final_outcomes()),
+                isolation=tuple(self.isolation.layers),
+                output=student.output.text(),
+                shown_output=student.output.text(shown_upto),
+                worker_events=tuple(student.events),
+            )
             _verdicts_file(results).write_text(json.dumps(memo.learnt()), encoding="utf-8")
-            results.write_text(json.dumps(data), encoding="utf-8")
+            results.write_text(json.dumps(data.to_json()), encoding="utf-8")
             code = 0
         except BaseException:  # the child reports, and never returns into the runner's loop
             with contextlib.suppress(BaseException):
@@ -298,7 +306,7 @@ class ServeLoop:
             self.zygote.end(None)  # sandbox; a new zygote replaces any slot it finds
         empty_tree(self.zygote.inbox)
 
-    def _rehearse(self, session: pytest.Session, source: str) -> dict[str, Any]:
+    def _rehearse(self, session: pytest.Session, source: str) -> Rehearsal:
         """Grade `source` once here, in the runner itself, before serving any student.
 
         Much of what a child does on its first submission, libraries do lazily and once per
@@ -311,22 +319,22 @@ class ServeLoop:
         source passed, or why the rehearsal stopped.
         """
         recorded = recorder(session.config)
-        summary: dict[str, Any] = {}
+        summary = Rehearsal()
         try:
             module = self.zygote.inbox / self.spec.module
             module.write_text(source, encoding="utf-8")
             self._run_tests(session, module)
             passed = [o for o in recorded.outcomes.values() if o.status == "passed"]
-            summary = {"passed": len(passed), "tests": len(session.items)}
+            summary = Rehearsal(passed=len(passed), tests=len(session.items))
         except Exception as error:  # a rehearsal only saves time: serve without it
-            summary = {"failed": f"{type(error).__name__}: {error}"}
+            summary = Rehearsal(failed=f"{type(error).__name__}: {error}")
         finally:
             with contextlib.suppress(Exception):
-                session._setupstate.teardown_exact(None)  # fixtures start fresh in children
+                pytest_compat.tear_down_fixtures(session)  # fixtures start fresh in children
             self._clear_slot()
             recorded.outcomes.clear()
             recorded.durations.clear()
-            session.testsfailed = 0
+            pytest_compat.forget_failures(session)
             self.context.student = None
             self.context.reset()  # no child inherits the reference's calls as evidence
             self.context.calls = []

@@ -22,6 +22,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
+from autograder.protocol.faults import StudentFault
+
 MAX_FILE_BYTES = 2 * 1024 * 1024
 MAX_TOTAL_BYTES = 20 * 1024 * 1024
 MAX_FILES = 200
@@ -37,7 +39,7 @@ ZIP_REFUSED_FLAGS = {0x1: "encrypted", 0x40: "encrypted", 0x20: "patched data"}
 MAX_NAME_BYTES = 255
 
 
-class Ungradable(Exception):
+class Ungradable(StudentFault):
     """The submission cannot be graded at all; the message says why, for the student."""
 
 

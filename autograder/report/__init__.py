@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from autograder.gradescope.results import render_gradescope
-from autograder.grading.results import SubmissionResult
+from autograder.protocol.results import SubmissionResult
 from autograder.report.junit import render_junit
 from autograder.report.kit_json import render_json
 

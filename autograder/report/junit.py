@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from autograder.grading.results import SubmissionResult
+from autograder.protocol.results import SubmissionResult
 from autograder.safe_text import xml_text
 
 

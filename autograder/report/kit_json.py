@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from autograder.grading.results import SubmissionResult
+from autograder.protocol.results import SubmissionResult
 
 
 def render_json(result: SubmissionResult) -> str:

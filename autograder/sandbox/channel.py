@@ -17,6 +17,8 @@ import struct
 import time
 from typing import Any
 
+from autograder.errors import AutograderError
+
 MAX_MESSAGE_BYTES = 88 * 1024 * 1024
 """Room for the largest value the codec sends, one array of its 64 MiB (85.4 MiB as base64),
 and its envelope. No more: the reader holds a message twice while it decodes it."""
@@ -35,15 +37,15 @@ _HEADER = struct.Struct(">Q")
 _READ_CHUNK = 1 << 20
 
 
-class ChannelClosed(Exception):
+class ChannelClosed(AutograderError):
     """The other end closed its pipe (the worker exited or was killed)."""
 
 
-class ChannelTimeout(Exception):
+class ChannelTimeout(AutograderError):
     """No complete message arrived before the deadline."""
 
 
-class ChannelGarbage(Exception):
+class ChannelGarbage(AutograderError):
     """What arrived is not a message: too large, or not JSON."""
 
 

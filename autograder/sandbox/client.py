@@ -22,9 +22,22 @@ from typing import Any
 
 import numpy as np
 
-from autograder.checks.failure import short_repr
-from autograder.grading.diagnose import Call
-from autograder.grading.feedback import SubmissionImportError
+from autograder.protocol import messages
+from autograder.protocol.calls import Call
+from autograder.protocol.faults import (
+    REBUILT,
+    BoundaryRefused,
+    Location,
+    StudentCodeError,
+    StudentCrash,
+    StudentRaised,
+    StudentTimeout,
+    SubmissionImportError,
+    SubmissionTimeExhausted,
+)
+from autograder.protocol.messages import MESSAGE_LIMIT, NAME_LIMIT
+from autograder.protocol.zygote import WorkerStart
+from autograder.safe_text import short_repr
 from autograder.sandbox import channel, codec
 from autograder.sandbox.isolation import Isolation
 from autograder.sandbox.limits import Limits
@@ -39,24 +52,19 @@ class _Callable:
 CALLABLE = _Callable()
 
 
-class StudentTimeout(Exception):
-    """The student's function did not return in time."""
-
-
-class StudentCrash(Exception):
-    """The worker process died, or sent something that is not a message."""
-
-
-class BoundaryRefused(AssertionError):
-    """The student's function returned a value that may not cross to the grader."""
-
-
-class StudentCodeError(Exception):
-    """An exception of the student's own class (only builtin exception classes are rebuilt)."""
-
-
-class SubmissionTimeExhausted(StudentTimeout):
-    """The submission's whole time budget is spent; no more calls are made."""
+__all__ = [
+    "CALLABLE",
+    "MESSAGE_LIMIT",
+    "NAME_LIMIT",
+    "BoundaryRefused",
+    "StudentCodeError",
+    "StudentCrash",
+    "StudentSession",
+    "StudentTimeout",
+    "SubmissionImportError",
+    "SubmissionTimeExhausted",
+]
+"""The student's faults are defined in autograder.protocol.faults; kept importable here."""
 
 
 @dataclass
@@ -138,20 +146,13 @@ class StudentSession:
 
     def call(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """Call the student's function; arrays it modifies in place are modified here too."""
-        request = {
-            "op": "call",
-            "name": name,
-            "args": codec.encode(list(args)),
-            "kwargs": codec.encode(kwargs),
-        }
+        request = messages.CallRequest(name, codec.encode(list(args)), codec.encode(kwargs))
         before = (copy.deepcopy(args), copy.deepcopy(kwargs))
         try:
             value, mutated = self._ask(request, f"{name}({_signature(args, kwargs)})")
-        except Exception as error:
-            kind = getattr(error, "student_kind", None)
-            if kind is not None:  # the student's own exception: the diagnosis reads its class
-                text = str(error)[:MESSAGE_LIMIT]
-                self.calls.append(Call(name, *before, None, raised=kind, error=text))
+        except StudentRaised as error:  # the student's own exception: the diagnosis reads its class
+            text = str(error)[:MESSAGE_LIMIT]
+            self.calls.append(Call(name, *before, None, raised=error.kind, error=text))
             raise
         modified: list[str | int] = []
         for key, data in mutated:  # arrays the function modified in place: modify ours too
@@ -173,15 +174,17 @@ class StudentSession:
         a test reads `student.f` before every call of f)."""
         if name in self._callables and self._pid is not None:
             return CALLABLE
-        value = self._ask({"op": "getattr", "name": name}, name)[0]
+        value = self._ask(messages.AttributeRequest(name), name)[0]
         if value is CALLABLE:
             self._callables.add(name)
         else:
             self.calls.append(Call(name, (), {}, value))
         return value
 
-    def _ask(self, request: dict[str, Any], what: str) -> tuple[Any, list[Any]]:
-        name = str(request["name"])
+    def _ask(
+        self, request: messages.Request, what: str
+    ) -> tuple[Any, tuple[tuple[int | str, Any], ...]]:
+        name = request.name
         if self._disk_exceeded is not None:
             self._remove_full_slot()
             raise StudentCrash(f"not run: {self._disk_exceeded}, so the submission was stopped")
@@ -203,7 +206,7 @@ class StudentSession:
         left = self.deadline - time.monotonic()
         limit = max(min(self.limits.call_timeout_s, left), 0.0)
         try:
-            channel.send(request_fd, request, time.monotonic() + limit)
+            channel.send(request_fd, request.to_json(), time.monotonic() + limit)
             reply = channel.receive(response_fd, time.monotonic() + limit)
         except channel.ChannelTimeout:
             self._stop("timeout")
@@ -235,21 +238,24 @@ class StudentSession:
             raise StudentCrash(f"the worker sent {garbage} during {what}") from None
         return self._unpack(reply, what)
 
-    def _unpack(self, reply: Any, what: str) -> tuple[Any, list[Any]]:
-        kind = reply.get("kind") if isinstance(reply, dict) else None
-        if kind == "callable":
-            return CALLABLE, []
-        if kind == "value":
+    def _unpack(self, data: Any, what: str) -> tuple[Any, tuple[tuple[int | str, Any], ...]]:
+        try:
+            reply = messages.reply_from_json(data)
+        except messages.MessageError as error:
+            if error.kind == "value":  # a value's report of its modified arguments
+                raise BoundaryRefused(f"{what} returned {error}") from None
+            reply = None
+        if isinstance(reply, messages.CallableReply):
+            return CALLABLE, ()
+        if isinstance(reply, messages.ValueReply):
             try:
-                return codec.decode(reply["value"]), _mutations(reply.get("mutated", []))
+                return codec.decode(reply.value), reply.mutated
             except codec.CodecError as error:
                 raise BoundaryRefused(f"{what} returned {error}") from None
-        message = str(reply.get("message")) if isinstance(reply, dict) else ""
-        if kind == "import_error":
-            raise SubmissionImportError(message)
-        if kind == "missing":
-            raise SubmissionImportError(message)
-        if kind == "refused":
+        if isinstance(reply, (messages.ImportErrorReply, messages.MissingReply)):
+            raise SubmissionImportError(reply.message)
+        if isinstance(reply, messages.RefusedReply):
+            message = reply.message
             advice = (
                 "return a NumPy array of numbers, such as np.asarray(result, dtype=float)"
                 if "array of dtype" in message
@@ -259,7 +265,7 @@ class StudentSession:
             raise BoundaryRefused(
                 f"{what} returned {message}, which the grader cannot accept: {advice}"
             )
-        if kind == "raised":
+        if isinstance(reply, messages.RaisedReply):
             raise _rebuild(reply, self.submission.name)
         self._stop("garbage")
         raise StudentCrash(
@@ -276,13 +282,13 @@ class StudentSession:
         request_read, request_write = os.pipe()
         response_read, response_write = os.pipe()
         output_read, output_write = os.pipe()
-        config = {
-            "submission": f"{self.zygote.workdir_in_worker}/{self.submission.name}",
-            "module_name": self.module_name,
-            "limits": self.limits.to_dict(),
-            "drop_uid": self.isolation.worker_uid if self.isolation.drop_user else None,
-            "confine": self.isolation.confinement(self.zygote.workdir_in_worker),
-        }
+        config = WorkerStart(
+            submission=f"{self.zygote.workdir_in_worker}/{self.submission.name}",
+            module_name=self.module_name,
+            limits=self.limits.to_dict(),
+            drop_uid=self.isolation.worker_uid if self.isolation.drop_user else None,
+            confine=self.isolation.confinement(self.zygote.workdir_in_worker),
+        )
         try:
             self._pid = self.zygote.spawn(config, (request_read, response_write, output_write))
         except ZygoteFailed as failed:
@@ -308,12 +314,16 @@ class StudentSession:
                 self._remove_full_slot()
                 self._import_error = f"{self._disk_exceeded} (while importing it)"
             raise StudentCrash(self._import_error) from None
-        self.rlimits = list(hello.get("rlimits", [])) if isinstance(hello, dict) else []
-        if isinstance(hello, dict) and hello.get("unconfined"):
+        try:
+            ready = messages.hello_from_json(hello)
+        except messages.MessageError:
+            ready = messages.Ready(None, ())  # its next answer shows what it is
+        self.rlimits = list(ready.rlimits) if isinstance(ready, messages.Ready) else []
+        if isinstance(ready, messages.Unconfined):
             self._stop("unconfined")
-            raise StudentCrash(f"the grader could not confine the worker: {hello['unconfined']}")
-        if isinstance(hello, dict) and hello.get("import_error"):
-            self._import_error = str(hello["import_error"])[:MESSAGE_LIMIT]
+            raise StudentCrash(f"the grader could not confine the worker: {ready.reason}")
+        if ready.import_error:
+            self._import_error = ready.import_error
             self._stop("import_error")
             raise SubmissionImportError(self._import_error)
 
@@ -398,24 +408,6 @@ class StudentSession:
         self.close()
 
 
-BUILTIN_EXCEPTIONS: dict[str, type[BaseException]] = {
-    cls.__name__: cls
-    for cls in (ValueError, TypeError, NotImplementedError, ZeroDivisionError, IndexError,
-                KeyError, AttributeError, NameError, RuntimeError, ArithmeticError, OverflowError,
-                MemoryError, RecursionError, LookupError, UnboundLocalError, FloatingPointError)
-}  # fmt: skip
-
-
-NAME_LIMIT, MESSAGE_LIMIT = 200, 2000
-"""The worker cuts exception names and messages to these; a tampered worker is cut here too."""
-
-
-def _mutations(data: Any) -> list[Any]:
-    if not isinstance(data, list) or not all(isinstance(m, list) and len(m) == 2 for m in data):
-        raise codec.CodecError("a malformed list of modified arguments")
-    return data
-
-
 def _argument(args: tuple[Any, ...], kwargs: dict[str, Any], key: Any) -> Any:
     """The argument the worker names by position or keyword; None when there is no such one."""
     if type(key) is int:
@@ -423,21 +415,21 @@ def _argument(args: tuple[Any, ...], kwargs: dict[str, Any], key: Any) -> Any:
     return kwargs.get(key) if type(key) is str else None
 
 
-def _rebuild(reply: dict[str, Any], filename: str) -> BaseException:
+def _rebuild(reply: messages.RaisedReply, filename: str) -> StudentRaised:
     """The student's exception as the grader raises it: a builtin class, or StudentCodeError."""
-    kind = str(reply.get("type"))[:NAME_LIMIT]
-    message = str(reply.get("message", ""))[:MESSAGE_LIMIT]
-    cls = BUILTIN_EXCEPTIONS.get(kind) if reply.get("builtin") else None
+    kind, message = reply.type, reply.message
+    cls = REBUILT.get(kind) if reply.builtin else None
+    where = (
+        Location(reply.function, filename, reply.line) if reply.function and reply.line else None
+    )
     if kind in ("SystemExit", "KeyboardInterrupt"):
-        error: BaseException = StudentCodeError(f"{kind}: your code called exit() ({message})")
-    elif cls is None:
-        error = StudentCodeError(f"{kind}: {message}" if message else kind)
-    else:
-        error = cls(message)
-    error.student_kind = kind  # type: ignore[attr-defined]
-    function, line = reply.get("function"), reply.get("line")
-    error.student_location = (str(function), filename, int(line)) if function and line else None  # type: ignore[attr-defined]
-    return error
+        text = f"{kind}: your code called exit() ({message})"
+        return StudentCodeError(text, kind=kind, location=where)
+    if cls is None:
+        return StudentCodeError(
+            f"{kind}: {message}" if message else kind, kind=kind, location=where
+        )
+    return cls(message, kind=kind, location=where)
 
 
 def _signature(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:

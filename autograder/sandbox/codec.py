@@ -21,6 +21,8 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from autograder.errors import AutograderError
+
 MAX_NODES = 20_000
 """Containers, array headers and SymPy nodes in one value."""
 MAX_DEPTH = 100
@@ -49,7 +51,7 @@ ASSUMPTIONS = frozenset(
 )  # fmt: skip
 
 
-class CodecError(ValueError):
+class CodecError(AutograderError, ValueError):
     """A value that may not cross the boundary, described for the student."""
 
 

@@ -35,6 +35,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from autograder.errors import AutograderError
+
 DENIED_SYSCALLS = (
     "ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_getfd",
     "perf_event_open", "bpf", "userfaultfd", "mount", "umount2", "pivot_root", "move_mount",
@@ -72,7 +74,7 @@ FIOSETOWN, SIOCSPGRP = 0x8901, 0x8902
 """fcntl and ioctl requests that have the kernel signal another process (SIGIO) for us."""
 
 
-class ConfinementFailed(Exception):
+class ConfinementFailed(AutograderError):
     """A layer could not be applied: the worker must not run student code."""
 
 

@@ -16,6 +16,8 @@ import os
 import platform
 from collections.abc import Iterable
 
+from autograder.errors import AutograderError
+
 SYSCALL_CREATE_RULESET = 444
 SYSCALL_ADD_RULE = 445
 SYSCALL_RESTRICT_SELF = 446
@@ -42,7 +44,7 @@ class _PathBeneathAttr(ctypes.Structure):
     _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
 
 
-class LandlockError(OSError):
+class LandlockError(AutograderError, OSError):
     """A Landlock call failed: the process is not (fully) confined."""
 
 

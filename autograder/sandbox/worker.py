@@ -23,6 +23,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from autograder.protocol import messages
+from autograder.protocol.zygote import WorkerStart
+
 PRELOADED = ("numpy", "numpy.linalg", "numpy.fft", "numpy.random", "sympy", "math", "cmath",
              "itertools", "functools", "fractions", "decimal", "statistics", "random", "typing",
              "dataclasses", "collections", "collections.abc", "re", "json", "copy",
@@ -82,40 +85,41 @@ def warm_up(source: str | None) -> None:
     sp.core.cache.clear_cache()
 
 
-def serve(request_fd: int, response_fd: int, config: dict[str, Any]) -> int:
+def serve(request_fd: int, response_fd: int, config: WorkerStart) -> int:
     """Limit this process, drop the user, import the submission, then answer calls until EOF."""
     from autograder.sandbox import channel, codec
     from autograder.sandbox.limits import Limits, apply_limits
 
-    drop_uid = config.get("drop_uid")
-    applied = apply_limits(Limits.from_dict(config["limits"]), own_user=drop_uid is not None)
+    drop_uid = config.drop_uid
+    applied = apply_limits(Limits.from_dict(config.limits), own_user=drop_uid is not None)
     if drop_uid is not None:
         os.setgroups([])
         os.setgid(drop_uid)
         os.setuid(drop_uid)
     os.umask(0o077)
-    if config.get("confine"):
+    if config.confine:
         from autograder.sandbox.confine import ConfinementFailed, confine
 
         try:
-            applied += confine(**config["confine"])
+            applied += confine(**config.confine)
         except ConfinementFailed as failed:  # no student code runs unconfined
-            channel.send(response_fd, {"ready": False, "unconfined": str(failed)[:500]})
+            channel.send(response_fd, messages.Unconfined(str(failed)[:500]).to_json())
             return 1
     sys.dont_write_bytecode = True  # `python -I` ignored PYTHONDONTWRITEBYTECODE
-    submission = Path(config["submission"])
-    module, import_error = _import(submission, config["module_name"])
-    channel.send(response_fd, {"ready": True, "import_error": import_error, "rlimits": applied})
+    submission = Path(config.submission)
+    module, import_error = _import(submission, config.module_name)
+    channel.send(response_fd, messages.Ready(import_error, tuple(applied)).to_json())
     while True:
         try:
             request = channel.receive(request_fd)
         except channel.ChannelClosed:
             return 0
-        channel.send(response_fd, _answer(request, module, import_error, submission, codec))
+        answer = _answer(request, module, import_error, submission, codec)
+        channel.send(response_fd, answer.to_json())
 
 
 def _import(submission: Path, module_name: str) -> tuple[ModuleType | None, str | None]:
-    from autograder.grading.feedback import describe_import_failure
+    from autograder.sandbox.tracebacks import describe_import_failure
 
     sys.path.insert(0, str(submission.parent))
     _source_only_imports(submission.parent)
@@ -136,40 +140,45 @@ def _import(submission: Path, module_name: str) -> tuple[ModuleType | None, str 
 
 
 def _answer(
-    request: dict[str, Any],
+    data: Any,
     module: ModuleType | None,
     import_error: str | None,
     submission: Path,
     codec: Any,
-) -> dict[str, Any]:
+) -> messages.Reply:
     if module is None:
-        return {"kind": "import_error", "message": import_error}
-    name = str(request.get("name", ""))
-    if not hasattr(module, name):
-        return {"kind": "missing", "message": f"{submission.name} does not define `{name}`"}
+        return messages.ImportErrorReply(str(import_error))
     try:
-        if request.get("op") == "getattr":
+        request = messages.request_from_json(data)
+    except messages.MessageError as error:
+        return messages.MissingReply(f"{submission.name} was asked for nothing it has ({error})")
+    name = request.name
+    if not hasattr(module, name):
+        return messages.MissingReply(f"{submission.name} does not define `{name}`")
+    try:
+        if isinstance(request, messages.AttributeRequest):
             value = getattr(module, name)
             if callable(value):
-                return {"kind": "callable"}
+                return messages.CallableReply()
         else:
-            args = codec.decode(request["args"])
-            kwargs = codec.decode(request["kwargs"])
+            args = codec.decode(request.args)
+            kwargs = codec.decode(request.kwargs)
             before = _array_copies(args, kwargs)
             value = getattr(module, name)(*args, **kwargs)
     except BaseException as error:  # the student's exception becomes data for the grader
         return _raised(error, submission)
     try:
-        changed = _changed_arrays(before, args, kwargs) if request.get("op") != "getattr" else []
-        mutated = [[key, codec.encode(array)] for key, array in changed]
-        return {"kind": "value", "value": codec.encode(value), "mutated": mutated}
+        changed = (
+            _changed_arrays(before, args, kwargs)
+            if isinstance(request, messages.CallRequest)
+            else []
+        )
+        mutated = tuple((key, codec.encode(array)) for key, array in changed)
+        return messages.ValueReply(codec.encode(value), mutated)
     except codec.CodecError as refused:
-        return {"kind": "refused", "message": f"{refused}"}
+        return messages.RefusedReply(f"{refused}")
     except (RecursionError, ValueError, OverflowError, MemoryError) as error:
-        return {
-            "kind": "refused",
-            "message": f"a value that could not be sent ({type(error).__name__})",
-        }
+        return messages.RefusedReply(f"a value that could not be sent ({type(error).__name__})")
 
 
 def _array_copies(args: list[Any], kwargs: dict[str, Any]) -> dict[str | int, Any]:
@@ -193,18 +202,17 @@ def _changed_arrays(
     ]
 
 
-def _raised(error: BaseException, submission: Path) -> dict[str, Any]:
+def _raised(error: BaseException, submission: Path) -> messages.RaisedReply:
     frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == str(submission)]
     where = frames[-1] if frames else None
     try:
         message = _cut(str(error))
     except BaseException:  # a hostile __str__ does not get to stop the answer
         message = "(its message could not be read)"
-    return {
-        "kind": "raised",
-        "type": _cut(type(error).__name__, NAME_LIMIT),
-        "builtin": type(error).__module__ == "builtins",
-        "message": message,
-        "function": where.name if where else None,
-        "line": where.lineno if where else None,
-    }
+    return messages.RaisedReply(
+        type=_cut(type(error).__name__, NAME_LIMIT),
+        builtin=type(error).__module__ == "builtins",
+        message=message,
+        function=where.name if where else None,
+        line=where.lineno if where else None,
+    )

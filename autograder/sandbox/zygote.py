@@ -35,9 +35,14 @@ import subprocess
 import sys
 import time
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from autograder.errors import AutograderError
+from autograder.protocol import zygote as messages
+from autograder.protocol.messages import MessageError
+from autograder.protocol.zygote import WorkerStart, ZygoteStart
 from autograder.sandbox.isolation import SANDBOX_WORKDIR, Isolation, hand_to_worker
 from autograder.sandbox.limits import scrubbed_environment
 from autograder.sandbox.reaper import become_subreaper, end_children, wait_for_exit
@@ -57,7 +62,7 @@ PR_SET_DUMPABLE = 4
 MAX_LINE = 1 << 20
 
 
-class ZygoteFailed(Exception):
+class ZygoteFailed(AutograderError):
     """The zygote did not start, or stopped answering."""
 
 
@@ -115,10 +120,12 @@ class Zygote:
             self._slots.chmod(0o711)  # the worker's user may pass, not list
         return str(self._slots / "submission")
 
-    def spawn(self, config: dict[str, Any], fds: tuple[int, int, int]) -> int:
+    def spawn(self, config: WorkerStart, fds: tuple[int, int, int]) -> int:
         """Fork a worker serving `config` on (request, response, output) fds; its pid."""
-        reply = self._ask({"op": "spawn", "config": config}, fds)
-        return int(reply["pid"])
+        reply = self._ask(lambda ident: messages.SpawnRequest(ident, config), fds)
+        if not isinstance(reply, messages.Spawned):
+            raise ZygoteFailed(f"the sandbox's zygote started no worker: {reply}")
+        return reply.pid
 
     def end(self, pid: int | None, *, patient: bool = False) -> tuple[int | None, int]:
         """Kill worker `pid` (given a second to end by itself if `patient`) and everything else
@@ -126,9 +133,10 @@ class Zygote:
 
         Raises ZygoteFailed when it stopped answering: it is killed by then (under bwrap with its
         PID namespace, so every worker in it too), and its next use starts a new one."""
-        reply = self._ask({"op": "end", "pid": pid, "patient": patient})
-        code = reply.get("code")
-        return (int(code) if code is not None else None), int(reply.get("ended", 0))
+        if self._process is None:
+            return None, 0
+        reply = self._ask(lambda ident: messages.EndRequest(ident, pid, patient))
+        return (reply.code, reply.ended) if isinstance(reply, messages.Ended) else (None, 0)
 
     def close(self) -> None:
         process, self._process = self._process, None
@@ -154,23 +162,27 @@ class Zygote:
 
     # -- the conversation --------------------------------------------------------------------
 
-    def _ask(self, request: dict[str, Any], fds: tuple[int, ...] = ()) -> dict[str, Any]:
-        if request["op"] == "end" and self._process is None:
-            return {"code": None, "ended": 0}
+    def _ask(
+        self,
+        make: Callable[[str], messages.ZygoteRequest],
+        fds: tuple[int, ...] = (),
+    ) -> messages.ZygoteReply:
+        """Send the request `make(its id)`, with `fds`, and return the zygote's answer to it
+        (a malformed answer, like a closed socket, is a zygote that stopped answering)."""
         for attempt in (1, 2):
             self.start()
             assert self._socket is not None
-            request = {**request, "id": f"{os.getpid()}-{next(self._ids)}"}
+            request = make(f"{os.getpid()}-{next(self._ids)}")
             try:
-                data = json.dumps(request).encode() + b"\n"
+                data = json.dumps(request.to_json()).encode() + b"\n"
                 socket.send_fds(self._socket, [data], list(fds))
                 while True:  # a reply to a request an interrupted caller made is skipped
-                    reply = _read_line(self._socket)
-                    if reply.get("id") == request["id"]:
+                    reply = messages.reply_from_json(_read_line(self._socket))
+                    if reply.id == request.id:
                         return reply
-            except (OSError, ValueError, ZygoteFailed) as error:
+            except (OSError, ValueError, ZygoteFailed) as error:  # MessageError is a ValueError
                 self.close_now()
-                if attempt == 2 or request["op"] != "spawn":
+                if attempt == 2 or not isinstance(request, messages.SpawnRequest):
                     raise ZygoteFailed(f"the sandbox's zygote stopped answering: {error}") from None
         raise AssertionError("unreachable")
 
@@ -187,15 +199,15 @@ class Zygote:
 
     def _launch(self) -> None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        config = {
-            "private_tmp": bool(self.isolation.bwrap),
-            "inbox": self.isolation.inbox_in_worker(self.inbox),
-            "slot": self.workdir_in_worker,
-            "preload": list(self.preload),
-            "warm_up": self.warm_up,
-        }
+        config = ZygoteStart(
+            private_tmp=bool(self.isolation.bwrap),
+            inbox=self.isolation.inbox_in_worker(self.inbox),
+            slot=self.workdir_in_worker,
+            preload=self.preload,
+            warm_up=self.warm_up,
+        )
         command = [sys.executable, "-I", "-c", ZYGOTE_BOOTSTRAP, ENGINE_ROOT,
-                   str(theirs.fileno()), json.dumps(config)]  # fmt: skip
+                   str(theirs.fileno()), json.dumps(config.to_json())]  # fmt: skip
         try:
             self._process = subprocess.Popen(
                 self.isolation.wrap(command, self.inbox),
@@ -221,14 +233,16 @@ class Zygote:
         except (OSError, ValueError, ZygoteFailed) as error:
             self.close_now()
             raise ZygoteFailed(f"the sandbox's zygote did not start: {error}") from None
-        if not hello.get("ready"):
+        try:
+            messages.ZygoteReady.from_json(hello)
+        except MessageError as error:
             self.close_now()
-            raise ZygoteFailed(f"the sandbox's zygote did not start: {hello}")
+            raise ZygoteFailed(f"the sandbox's zygote did not start: {error}") from None
         ours.settimeout(REPLY_TIMEOUT_S)
         self._ready = True
 
 
-def _read_line(sock: socket.socket) -> dict[str, Any]:
+def _read_line(sock: socket.socket) -> Any:
     data = b""
     while not data.endswith(b"\n"):
         chunk = sock.recv(65536)
@@ -237,10 +251,7 @@ def _read_line(sock: socket.socket) -> dict[str, Any]:
         data += chunk
         if len(data) > MAX_LINE:
             raise ZygoteFailed("it sent an over-long message")
-    reply = json.loads(data)
-    if not isinstance(reply, dict):
-        raise ZygoteFailed("it sent something that is not a message")
-    return reply
+    return json.loads(data)
 
 
 # -- inside the sandbox ------------------------------------------------------------------------
@@ -250,17 +261,17 @@ def serve(control_fd: int, config_text: str) -> int:
     """The zygote's loop: spawn workers and end them, until the grader closes the socket."""
     from autograder.sandbox.worker import preload, warm_up
 
-    config = json.loads(config_text)
+    config = ZygoteStart.from_json(json.loads(config_text))
     _not_dumpable()
-    preload(tuple(config.get("preload", ())))
-    warm_up(config.get("warm_up"))
+    preload(config.preload)
+    warm_up(config.warm_up)
     become_subreaper()
-    if config["private_tmp"]:
+    if config.private_tmp:
         _mount_paths()  # read before any worker runs
     control = socket.socket(fileno=control_fd)
     gc.collect()
     gc.freeze()  # the workers share these pages instead of copying them as they touch objects
-    _send(control, {"ready": True})
+    _send(control, messages.ZygoteReady())
     pending = b""
     slot_ready = False
     while True:
@@ -270,41 +281,45 @@ def serve(control_fd: int, config_text: str) -> int:
             data, fds = b"", []
         if not data:
             _end_everything(None, patient=False, config=config)
-            remove_tree(Path(config["slot"]))
+            remove_tree(Path(config.slot))
             return 0
         pending += data
         if not pending.endswith(b"\n"):
             for fd in fds:
                 os.close(fd)
             continue
-        request, pending = json.loads(pending), b""
-        if request.get("op") == "spawn" and len(fds) == 3:
+        try:
+            request: messages.ZygoteRequest | None = messages.request_from_json(json.loads(pending))
+        except ValueError:  # not JSON, or not a request (MessageError)
+            request = None
+        pending = b""
+        reply: messages.ZygoteReply
+        if isinstance(request, messages.SpawnRequest) and len(fds) == 3:
             if not slot_ready:  # the submission's first worker (a new zygote's too): whatever
-                _fresh_slot(config, request["config"].get("drop_uid"))  # is there goes first
+                _fresh_slot(config, request.worker.drop_uid)  # is there goes first
                 slot_ready = True
             pid = os.fork()
             if pid == 0:
                 control.close()
-                _become_worker(fds, {**request["config"], "slot_path": config["slot"]})
+                _become_worker(fds, request.worker, config.slot)
             for fd in fds:
                 os.close(fd)
-            reply: dict[str, Any] = {"pid": pid}
-        elif request.get("op") == "end":
-            pid = request.get("pid")
-            code, ended = _end_everything(pid, bool(request.get("patient")), config)
-            if pid is None:  # the submission's end: its slot goes with it
-                remove_tree(Path(config["slot"]))
+            reply = messages.Spawned(request.id, pid)
+        elif isinstance(request, messages.EndRequest):
+            code, ended = _end_everything(request.pid, request.patient, config)
+            if request.pid is None:  # the submission's end: its slot goes with it
+                remove_tree(Path(config.slot))
                 slot_ready = False
-            reply = {"code": code, "ended": ended}
+            reply = messages.Ended(request.id, code, ended)
         else:
             for fd in fds:
                 os.close(fd)
-            reply = {"error": "unknown request"}
-        _send(control, {"id": request.get("id"), **reply})
+            reply = messages.Refused(None if request is None else request.id, "unknown request")
+        _send(control, reply)
 
 
-def _send(control: socket.socket, message: dict[str, Any]) -> None:
-    control.sendall(json.dumps(message).encode() + b"\n")
+def _send(control: socket.socket, message: messages.ZygoteReady | messages.ZygoteReply) -> None:
+    control.sendall(json.dumps(message.to_json()).encode() + b"\n")
 
 
 def _not_dumpable() -> None:
@@ -314,13 +329,13 @@ def _not_dumpable() -> None:
             ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
 
 
-def _become_worker(fds: list[int], config: dict[str, Any]) -> None:
+def _become_worker(fds: list[int], config: WorkerStart, slot: str) -> None:
     """In the forked child: become the submission's worker, and never return to the loop."""
     code = 1
     try:
         request_fd, response_fd, output_fd = fds
         os.setsid()
-        os.chdir(config["slot_path"])
+        os.chdir(slot)
         os.dup2(output_fd, 1)
         os.dup2(output_fd, 2)
         os.close(output_fd)
@@ -339,9 +354,7 @@ def _become_worker(fds: list[int], config: dict[str, Any]) -> None:
         os._exit(code)
 
 
-def _end_everything(
-    pid: int | None, patient: bool, config: dict[str, Any]
-) -> tuple[int | None, int]:
+def _end_everything(pid: int | None, patient: bool, config: ZygoteStart) -> tuple[int | None, int]:
     """End worker `pid` (its exit code) and every other process the workers left; clean /tmp."""
     code = None
     if pid:
@@ -353,9 +366,9 @@ def _end_everything(
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
             code = wait_for_exit(pid, None)
-    if config["private_tmp"]:
+    if config.private_tmp:
         ended = _end_namespace()
-        _empty_private_folders((config["slot"],))
+        _empty_private_folders((config.slot,))
     else:
         ended = end_children()
     return code, ended
@@ -393,9 +406,9 @@ def _living_pids() -> list[int]:
     return pids
 
 
-def _fresh_slot(config: dict[str, Any], uid: int | None) -> None:
+def _fresh_slot(config: ZygoteStart, uid: int | None) -> None:
     """A new slot holding a copy of the inbox, owned by the worker's user alone."""
-    slot, inbox = Path(config["slot"]), Path(config["inbox"])
+    slot, inbox = Path(config.slot), Path(config.inbox)
     remove_tree(slot)
     shutil.copytree(inbox, slot, symlinks=True)
     hand_to_worker(slot, uid)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from autograder.course.course import SUBMISSION_INI, TEMPLATE_INI, Course, find_course_root
 from autograder.errors import ConfigError
-from autograder.grading.results import TestOutcome
+from autograder.protocol.results import TestOutcome
 
 DEFAULT_TIMEOUT_S = 300.0
 

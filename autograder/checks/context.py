@@ -1,0 +1,85 @@
+"""The state the checks keep while a process grades: the rubric's symbolic policy, the remarks
+made on the running test, and the verdicts of costly symbolic work it remembers.
+
+It was three module-level variables (checks/failure's notes, checks/symbolic.POLICY and
+checks/memo's dicts); it is one CheckContext now. The checks are called by assignments' tests
+with no handle on pytest, so they reach it as the active context (a context variable): the
+grader's runner activates one made from the rubric before its pytest run (serve.py), the plugin
+keeps that run's context in its config's stash, and a process that activates none (a
+student's own check, the kit's tests) gets a default one on first use. A child forked to
+grade one submission, or to do bounded work, inherits its parent's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from autograder.course.rubric import SymbolicPolicy
+
+T = TypeVar("T")
+MAX_VERDICTS = 50_000
+"""Beyond this many the oldest are forgotten: memory stays bounded however large the class."""
+
+
+@dataclass
+class Verdicts:
+    """Verdicts remembered by key (checks/memo.py says which and why)."""
+
+    known: dict[str, Any] = field(default_factory=dict)
+    learnt: dict[str, Any] = field(default_factory=dict)
+    """What this process computed itself (since it was forked): the child's report."""
+
+    def remembered(self, key: str, compute: Callable[[], T]) -> T:
+        if key in self.known:
+            return self.known[key]  # type: ignore[no-any-return]
+        value = compute()
+        self.known[key] = value
+        self.learnt[key] = value
+        return value
+
+    def add(self, verdicts: Mapping[str, Any]) -> None:
+        """Keep verdicts a child learnt, forgetting the oldest past MAX_VERDICTS."""
+        self.known.update(verdicts)
+        while len(self.known) > MAX_VERDICTS:
+            del self.known[next(iter(self.known))]
+        self.learnt.clear()
+
+    def forget(self) -> None:
+        self.known.clear()
+        self.learnt.clear()
+
+
+@dataclass
+class CheckContext:
+    policy: SymbolicPolicy = field(default_factory=SymbolicPolicy)
+    notes: list[str] = field(default_factory=list)
+    """Remarks on the running test's outcome, even when it passes (e.g. "not proved")."""
+    verdicts: Verdicts = field(default_factory=Verdicts)
+
+    def take_notes(self) -> list[str]:
+        """The remarks made since the last call, which clears them."""
+        notes = list(self.notes)
+        self.notes.clear()
+        return notes
+
+
+_ACTIVE: ContextVar[CheckContext] = ContextVar("autograder_check_context")
+
+
+def active() -> CheckContext:
+    """The context the checks run in (a default one, made now, where none was activated)."""
+    try:
+        return _ACTIVE.get()
+    except LookupError:
+        context = CheckContext()
+        _ACTIVE.set(context)
+        return context
+
+
+def activate(context: CheckContext) -> CheckContext:
+    """Make `context` the one the checks of this process run in; returns it."""
+    _ACTIVE.set(context)
+    return context
