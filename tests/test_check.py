@@ -314,7 +314,7 @@ def test_outcomes_name_the_function_they_are_about(
 def test_one_wrong_function_leads_with_what_to_fix_first(
     tmp_path: Path, course: Course, reference_source: str
 ) -> None:
-    from autograder.cli import render_check
+    from autograder.report.terminal import render_check
 
     by_sum = reference_source.replace("return v / norm", "return v / v.sum()")
     out = render_check(check(submit(tmp_path, by_sum), course))
@@ -344,7 +344,7 @@ def test_one_wrong_function_leads_with_what_to_fix_first(
 def test_a_function_not_written_yet_is_one_line(
     tmp_path: Path, course: Course, reference_source: str
 ) -> None:
-    from autograder.cli import render_check
+    from autograder.report.terminal import render_check
 
     start = reference_source.index("def cosine")
     end = reference_source.index("def square_sum")
@@ -364,7 +364,7 @@ def test_a_function_not_written_yet_is_one_line(
 def test_a_shared_cause_is_printed_once(tmp_path: Path) -> None:
     """The i-for-2i mistake: its advice leads the function, later tests point up to it, and a
     picked-out entry is named by its index in the whole array."""
-    from autograder.cli import render_check
+    from autograder.report.terminal import render_check
 
     folder = tmp_path / "positional_encoding"
     shutil.copytree(REPOSITORY / "student_template" / "positional_encoding", folder)
