@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from autograder import __version__
+from autograder.after_grading.graded import graded_books, graded_names
 from autograder.after_grading.lms import FORMATS as LMS_FORMATS
 from autograder.after_grading.similarity import THRESHOLD as SIMILARITY_THRESHOLD
 from autograder.authoring.notebook import write_nbgrader_course
@@ -23,6 +24,7 @@ from autograder.errors import AutograderError, ConfigError, TemplateDriftError
 from autograder.gradescope.export import build_zip
 from autograder.grading.batch import Item, discover, grade_class, shard
 from autograder.grading.gradebook import Entry, Gradebook, merge
+from autograder.grading.isolation_warning import isolation_warning
 from autograder.grading.progress import Progress
 from autograder.grading.runners import Runner
 from autograder.report import FORMATS
@@ -34,7 +36,6 @@ from autograder.report.terminal import (
     render_validation,
 )
 from autograder.safe_text import file_stem, printable
-from autograder.sandbox.isolation import choose
 from autograder.student.local_check import DEFAULT_TIMEOUT_S, locate, run_check
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -301,30 +302,6 @@ def positive_int(text: str) -> int:
     return value
 
 
-def _graded_names(folder: Path, assignment: str | None) -> list[str]:
-    """The assignments graded into the gradebook of `folder` (or the one named, if it is)."""
-    from autograder.grading.gradebook import FILE_NAME
-
-    if not (folder / FILE_NAME).is_file():
-        raise ConfigError(f"{folder} holds no {FILE_NAME}: grade with --out {folder} first")
-    with Gradebook(folder) as book:
-        names = list(book.assignments())
-    if assignment is not None:
-        if assignment not in names:
-            raise ConfigError(f"{folder} holds no grades for {assignment!r}")
-        names = [assignment]
-    if not names:
-        raise ConfigError(f"{folder} holds no grades yet")
-    return names
-
-
-def _graded_books(folder: Path, assignment: str | None) -> dict[str, list[Entry]]:
-    """Every assignment's entries in the gradebook of `folder` (or the one named)."""
-    names = _graded_names(folder, assignment)
-    with Gradebook(folder) as book:
-        return {name: book.entries(name) for name in names}
-
-
 def _feedback(args: argparse.Namespace) -> int:
     from datetime import datetime, timezone
 
@@ -332,7 +309,7 @@ def _feedback(args: argparse.Namespace) -> int:
 
     course = _course(args)
     now = datetime.now(timezone.utc)
-    for name, entries in _graded_books(args.folder, args.assignment).items():
+    for name, entries in graded_books(args.folder, args.assignment).items():
         spec = course.rubric.assignment(name)
         written = write_feedback(entries, spec, args.out, after_due=args.after_due, now=now)
         folder = args.out / file_stem(name)
@@ -341,11 +318,11 @@ def _feedback(args: argparse.Namespace) -> int:
 
 
 def _similarity(args: argparse.Namespace) -> int:
-    from autograder.after_grading.similarity import compare
+    from autograder.after_grading.similarity import compare, released_stub
     from autograder.report.similarity_html import render_similarity
 
     course = _course(args)
-    names = _graded_names(args.folder, args.assignment)
+    names = graded_names(args.folder, args.assignment)
     several = len(names) > 1
     if several:
         args.html.mkdir(parents=True, exist_ok=True)
@@ -353,8 +330,7 @@ def _similarity(args: argparse.Namespace) -> int:
         assignment = course.assignment(name)
         with Gradebook(args.folder) as book:
             sources = book.sources(name)
-        stub_file = assignment.release_dir / assignment.spec.module
-        stub = stub_file.read_text(encoding="utf-8") if stub_file.is_file() else ""
+        stub = released_stub(assignment)
         comparison = compare(sources, stub=stub, threshold=args.threshold)
         target = args.html / f"{file_stem(name)}.html" if several else args.html
         target.write_text(
@@ -372,13 +348,9 @@ def _similarity(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    import os.path
-    from urllib.parse import quote
+    from autograder.report.html import feedback_links, known_mistakes, render_class_report
 
-    from autograder.after_grading.student_feedback import feedback_path
-    from autograder.report.html import KnownMistake, render_class_report
-
-    books = _graded_books(args.folder, args.assignment)
+    books = graded_books(args.folder, args.assignment)
     try:
         course: Course | None = _course(args)
     except ConfigError:
@@ -390,17 +362,10 @@ def _report(args: argparse.Namespace) -> int:
         args.html.mkdir(parents=True, exist_ok=True)
     for name, entries in books.items():
         target = args.html / f"{file_stem(name)}.html" if several else args.html
-        mistakes: list[KnownMistake] = []
-        if course is not None and name in {a.name for a in course.assignments}:
-            catalogue = course.assignment(name).load_catalogue()
-            mistakes = [KnownMistake(m.name, m.summary, m.hint) for m in catalogue]
+        mistakes = known_mistakes(course, name)
         links = {}
         if args.feedback is not None:
-            for entry in entries:
-                page = feedback_path(args.feedback, name, entry.student)
-                if page.is_file():
-                    relative = os.path.relpath(page, target.resolve().parent)
-                    links[entry.student] = quote(Path(relative).as_posix())
+            links = feedback_links(entries, args.feedback, name, target)
         target.write_text(
             render_class_report(
                 entries, title=f"{name}: class report", mistakes=mistakes, feedback_links=links
@@ -496,7 +461,9 @@ def _grade(args: argparse.Namespace) -> int:
         if not (index.isdigit() and count.isdigit()):
             raise ConfigError(f"--shard {args.shard!r}: write i/n, e.g. --shard 2/4")
         items = shard(items, int(index), int(count))
-    _warn_about_isolation(assignment)
+    warning = isolation_warning(assignment)
+    if warning:
+        print(f"autograder: warning: {warning}", file=sys.stderr)
     if args.out is None:
         return _grade_without_gradebook(assignment, items, verbose=args.verbose)
     total = len(items)
@@ -584,25 +551,17 @@ def _gradebook(args: argparse.Namespace) -> int:
 
 
 def _lms_file(args: argparse.Namespace, folder: Path) -> int:
-    from autograder.after_grading.lms import Column, write_lms_file
-    from autograder.after_grading.roster import match, read_roster
+    from autograder.after_grading.lms import export_grades
 
     if args.roster is None or args.out is None:
         raise ConfigError("usage: autograder gradebook OUT --lms LMS --roster ROSTER --out FILE")
     course = _course(args)
-    students = read_roster(args.roster)
-    books = _graded_books(folder, None)
-    columns = []
-    for name, entries in books.items():
-        spec = course.rubric.assignment(name)
-        columns.append(Column(spec.title, spec.max_score, {e.student: e for e in entries}))
-    graded = {e.student for entries in books.values() for e in entries}
-    matching = match(students, graded)
-    ungraded = [a.name for a in course.assignments if a.name not in books]
-    export = write_lms_file(args.out, args.lms, matching, columns, missing=args.missing)
+    done = export_grades(folder, args.out, args.lms, roster=args.roster, course=course,
+                         missing=args.missing)  # fmt: skip
+    export, matching, ungraded = done.export, done.matching, done.ungraded
     print(printable(
         f"wrote {args.out} ({args.lms}): {export.rows} roster students, "
-        f"{len(matching.matched)} with a graded submission, {len(books)} assignment column(s)"
+        f"{len(matching.matched)} with a graded submission, {done.columns} assignment column(s)"
     ))  # fmt: skip
     if ungraded:
         print(printable(f"no grades in {folder} (no column) for: {', '.join(ungraded)}"))
@@ -629,27 +588,6 @@ def _lms_file(args: argparse.Namespace, folder: Path) -> int:
                 f"{', '.join(failed)}"
             ))  # fmt: skip
     return EXIT_OK
-
-
-def _warn_about_isolation(assignment: Assignment) -> None:
-    """Before grading: refuse where the worker cannot be confined (unless the rubric accepts
-    it), and say once which isolation layers this machine cannot provide."""
-    spec = assignment.spec
-    layers = choose(
-        hidden=[assignment.course.root], bubblewrap=spec.bubblewrap, isolation=spec.isolation
-    ).layers
-    missing = []
-    if "bwrap" not in layers and "landlock" not in layers:
-        missing.append(
-            'any file-system confinement (isolation = "unsafe": student code can read what '
-            "its user can read, open sockets and fill the disk)"
-        )
-    elif "bwrap" not in layers and spec.bubblewrap != "off":
-        missing.append("bubblewrap (Landlock and seccomp confine the worker instead)")
-    if "unprivileged_user" not in layers and hasattr(os, "geteuid") and os.geteuid() == 0:
-        missing.append("dropping to an unprivileged user")
-    if missing:
-        print(f"autograder: warning: grading without {'; without '.join(missing)}", file=sys.stderr)
 
 
 def _check(args: argparse.Namespace) -> int:

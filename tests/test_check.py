@@ -257,12 +257,12 @@ def test_grading_the_stubs_gives_zero_and_says_not_implemented(assignment: Assig
 def test_grader_failure_exits_1_and_a_missing_layer_is_warned_once(
     course_copy: Course, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import autograder.cli
+    import autograder.grading.isolation_warning
     from autograder.sandbox.isolation import Isolation
 
     weak = Isolation(bwrap=None, drop_user=False, hidden=())
-    monkeypatch.setattr(autograder.cli, "choose", lambda **_: weak)
-    monkeypatch.setattr(autograder.cli.os, "geteuid", lambda: 0)
+    monkeypatch.setattr(autograder.grading.isolation_warning, "choose", lambda **_: weak)
+    monkeypatch.setattr(autograder.grading.isolation_warning.os, "geteuid", lambda: 0)
     reference = course_copy.root / "reference" / "vectors.py"
     attempts = [course_copy.root / "attempt.py", course_copy.root / "second.py"]
     for submission in attempts:
