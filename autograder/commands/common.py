@@ -15,6 +15,7 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 """Done (a low score included); could not (or `check` found failing tests, or `release --check`
 found drift); bad usage or a bad configuration file."""
 
+COURSE_HELP = "the course folder (default: found from here)"
 ASSIGNMENT_HELP = {
     "one": "the assignment, when the course has several",
     "every": "only this assignment (default: every one)",
@@ -37,7 +38,7 @@ class Command:
 
 def add_course(parser: argparse.ArgumentParser) -> None:
     """--course, the course folder (read by `course_of(args)`)."""
-    parser.add_argument("--course", type=Path, help="the course folder (default: found from here)")
+    parser.add_argument("--course", type=Path, help=COURSE_HELP)
 
 
 def add_assignment(parser: argparse.ArgumentParser, scope: str) -> None:

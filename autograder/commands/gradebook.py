@@ -6,43 +6,61 @@ import argparse
 from pathlib import Path
 
 from autograder.after_grading.lms import FORMATS as LMS_FORMATS
-from autograder.commands.common import EXIT_OK, Command, add_course, course_of
+from autograder.commands.common import COURSE_HELP, EXIT_OK, Command, course_of
+from autograder.commands.forms import add_forms
 from autograder.errors import ConfigError
 from autograder.grading.gradebook import Gradebook, merge
 from autograder.safe_text import printable
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("folders", nargs="+", type=Path, metavar="FOLDER")
-    parser.add_argument("--csv", type=Path, help="write the gradebook as CSV here")
+    _add_options(parser)  # here too: they may come before OUT
+    export = argparse.ArgumentParser(prog=parser.prog, description=parser.description)
+    export.add_argument("folders", nargs="+", type=Path, metavar="FOLDER")
+    _add_options(export)
+    forms = add_forms(parser, export, metavar="FOLDER")
+    merging = forms.add_parser(
+        "merge",
+        help="merge shard gradebooks graded under the same rubric",
+        description="Merge the gradebooks of `grade --shard` runs (refusing shards graded "
+        "under different rubrics) into the gradebook of --out.",
+    )
+    merging.add_argument(
+        "folders", nargs="*", type=Path, metavar="SHARD", help="a --out folder of `grade --shard`"
+    )
+    _add_options(merging, merging=True)
+    merging.set_defaults(run=run_merge)
+
+
+def _add_options(parser: argparse.ArgumentParser, *, merging: bool = False) -> None:
+    """The options of `gradebook OUT`; `merge` shows only --out and accepts the others."""
+    shown = (lambda text: argparse.SUPPRESS) if merging else (lambda text: text)
+    parser.add_argument("--csv", type=Path, help=shown("write the gradebook as CSV here"))
     parser.add_argument(
         "--out", type=Path,
-        help="with merge: the folder of the merged gradebook; with --lms: the file to write",
+        help="the folder of the merged gradebook" if merging else
+        "with merge: the folder of the merged gradebook; with --lms: the file to write",
     )  # fmt: skip
     parser.add_argument(
         "--lms", choices=LMS_FORMATS,
-        help="write the grade-import file of this LMS (needs --roster and --out): final "
-        "scores, one column per assignment, one row per roster student",
+        help=shown("write the grade-import file of this LMS (needs --roster and --out): final "
+                   "scores, one column per assignment, one row per roster student"),
     )  # fmt: skip
     parser.add_argument(
         "--roster", type=Path,
-        help="CSV with student_id, name, submission (and email, login, sis_id, section)",
+        help=shown("CSV with student_id, name, submission (and email, login, sis_id, section)"),
     )  # fmt: skip
     parser.add_argument(
         "--missing", choices=("blank", "zero"), default="blank",
-        help="the cell of a roster student without a submission (default: blank, no grade)",
+        help=shown("the cell of a roster student without a submission (default: blank, no "
+                   "grade)"),
     )  # fmt: skip
-    add_course(parser)
+    parser.add_argument("--course", type=Path, help=shown(COURSE_HELP))
 
 
 def run(args: argparse.Namespace) -> int:
+    """`gradebook OUT --csv FILE` or `gradebook OUT --lms LMS --roster ROSTER --out FILE`."""
     folders: list[Path] = args.folders
-    if folders and str(folders[0]) == "merge":
-        if not args.out or len(folders) < 2:
-            raise ConfigError("usage: autograder gradebook merge OUT1 OUT2 ... --out OUT")
-        count = merge(folders[1:], args.out)
-        print(f"merged {len(folders) - 1} gradebooks into {args.out}: {count} submissions")
-        return EXIT_OK
     if len(folders) == 1 and args.lms:
         return _lms_file(args, folders[0])
     if len(folders) != 1 or not args.csv:
@@ -60,6 +78,15 @@ def run(args: argparse.Namespace) -> int:
         }
         rows = book.export_csv(args.csv, parts=parts)
     print(f"wrote {rows} students ({', '.join(names)}) to {args.csv}")
+    return EXIT_OK
+
+
+def run_merge(args: argparse.Namespace) -> int:
+    """`gradebook merge OUT1 OUT2 ... --out OUT`."""
+    if not args.out or not args.folders:
+        raise ConfigError("usage: autograder gradebook merge OUT1 OUT2 ... --out OUT")
+    count = merge(args.folders, args.out)
+    print(f"merged {len(args.folders)} gradebooks into {args.out}: {count} submissions")
     return EXIT_OK
 
 
