@@ -258,12 +258,12 @@ def test_grading_the_stubs_gives_zero_and_says_not_implemented(assignment: Assig
 def test_grader_failure_exits_1_and_a_missing_layer_is_warned_once(
     course_copy: Course, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import autograder.cli
+    import autograder.grading.isolation_warning
     from autograder.sandbox.isolation import Isolation
 
     weak = Isolation(bwrap=None, drop_user=False, hidden=())
-    monkeypatch.setattr(autograder.cli, "choose", lambda **_: weak)
-    monkeypatch.setattr(autograder.cli.os, "geteuid", lambda: 0)
+    monkeypatch.setattr(autograder.grading.isolation_warning, "choose", lambda **_: weak)
+    monkeypatch.setattr(autograder.grading.isolation_warning.os, "geteuid", lambda: 0)
     reference = course_copy.root / "reference" / "vectors.py"
     attempts = [course_copy.root / "attempt.py", course_copy.root / "second.py"]
     for submission in attempts:
@@ -315,7 +315,7 @@ def test_outcomes_name_the_function_they_are_about(
 def test_one_wrong_function_leads_with_what_to_fix_first(
     tmp_path: Path, course: Course, reference_source: str
 ) -> None:
-    from autograder.cli import render_check
+    from autograder.report.terminal import render_check
 
     by_sum = reference_source.replace("return v / norm", "return v / v.sum()")
     out = render_check(check(submit(tmp_path, by_sum), course))
@@ -345,7 +345,7 @@ def test_one_wrong_function_leads_with_what_to_fix_first(
 def test_a_function_not_written_yet_is_one_line(
     tmp_path: Path, course: Course, reference_source: str
 ) -> None:
-    from autograder.cli import render_check
+    from autograder.report.terminal import render_check
 
     start = reference_source.index("def cosine")
     end = reference_source.index("def square_sum")
@@ -365,7 +365,7 @@ def test_a_function_not_written_yet_is_one_line(
 def test_a_shared_cause_is_printed_once(tmp_path: Path) -> None:
     """The i-for-2i mistake: its advice leads the function, later tests point up to it, and a
     picked-out entry is named by its index in the whole array."""
-    from autograder.cli import render_check
+    from autograder.report.terminal import render_check
 
     folder = tmp_path / "positional_encoding"
     shutil.copytree(REPOSITORY / "student_template" / "positional_encoding", folder)

@@ -66,7 +66,7 @@ def test_student_faults_say_their_status_and_keep_their_builtin_class() -> None:
 
 def test_the_cli_exit_codes_follow_the_hierarchy(monkeypatch: pytest.MonkeyPatch) -> None:
     def run(error: Exception) -> int:
-        monkeypatch.setattr("autograder.cli._parser", lambda: _Parser(error))
+        monkeypatch.setattr("autograder.cli.build_parser", lambda: _Parser(error))
         return main([])
 
     assert run(ConfigError("bad")) == 2

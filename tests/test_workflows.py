@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from autograder.cli import _parser
+from autograder.cli import build_parser
 from autograder.course.assignment import Assignment
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,7 +44,7 @@ def commands(workflow: Path) -> list[list[str]]:
 def test_workflows_are_valid_and_call_existing_commands(workflow: Path) -> None:
     found = commands(workflow)
     assert found
-    parser = _parser()
+    parser = build_parser()
     for arguments in found:
         parsed = parser.parse_args(arguments)  # exits (a test failure) on an unknown verb or option
         assert callable(parsed.run)

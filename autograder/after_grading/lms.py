@@ -21,10 +21,15 @@ import csv
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from autograder.after_grading.roster import Matching, Student
+from autograder.after_grading.graded import graded_books
+from autograder.after_grading.roster import Matching, Student, match, read_roster
 from autograder.grading.gradebook import Entry
 from autograder.safe_text import spreadsheet_cell
+
+if TYPE_CHECKING:
+    from autograder.course.course import Course
 
 FORMATS = ("canvas", "moodle", "csv")
 CANVAS_COLUMNS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
@@ -48,6 +53,36 @@ class Export:
     """Per column heading: the roster students (ids) whose cell is blank."""
     grader_errors: dict[str, tuple[str, ...]]
     """Per column heading: submissions left blank because the grader failed on them."""
+
+
+@dataclass(frozen=True)
+class GradeImport:
+    """What `export_grades` wrote, and how the roster met the gradebook."""
+
+    export: Export
+    matching: Matching
+    columns: int
+    """Assignments with a column: those graded into the gradebook."""
+    ungraded: tuple[str, ...]
+    """The course's assignments with no grades in the gradebook (no column)."""
+
+
+def export_grades(
+    folder: Path, target: Path, lms: str, *, roster: Path, course: Course, missing: str = "blank"
+) -> GradeImport:
+    """Write the grade-import file for `lms` from the gradebook of `folder`: one column per
+    graded assignment, one row per student of the `roster` file, matched by submission name."""
+    students = read_roster(roster)
+    books = graded_books(folder, None)
+    columns = []
+    for name, entries in books.items():
+        spec = course.rubric.assignment(name)
+        columns.append(Column(spec.title, spec.max_score, {e.student: e for e in entries}))
+    graded = {e.student for entries in books.values() for e in entries}
+    matching = match(students, graded)
+    ungraded = tuple(a.name for a in course.assignments if a.name not in books)
+    export = write_lms_file(target, lms, matching, columns, missing=missing)
+    return GradeImport(export, matching, len(books), ungraded)
 
 
 def write_lms_file(

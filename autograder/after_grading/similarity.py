@@ -19,9 +19,12 @@ import math
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from autograder.errors import AutograderError
+
+if TYPE_CHECKING:
+    from autograder.course.assignment import Assignment
 
 NOISE = 25
 """k: matches shorter than this many normalised characters are never found (noise)."""
@@ -72,6 +75,12 @@ class Comparison:
     common_passages: int
     """Fingerprints ignored as shared by much of the class."""
     threshold: float
+
+
+def released_stub(assignment: Assignment) -> str:
+    """The module students were given (empty when not released): what no pair shares by copying."""
+    stub_file = assignment.release_dir / assignment.spec.module
+    return stub_file.read_text(encoding="utf-8") if stub_file.is_file() else ""
 
 
 def compare(

@@ -5,14 +5,22 @@ from __future__ import annotations
 import base64
 import html
 import io
+import os.path
 import statistics
 import textwrap
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import quote
 
+from autograder.after_grading.student_feedback import feedback_path
 from autograder.errors import AutograderError
 from autograder.grading.gradebook import Entry
+
+if TYPE_CHECKING:
+    from autograder.course.course import Course
 
 SECTIONS = (
     "summary", "students", "histogram", "pass-rates", "parts", "misconceptions", "failures",
@@ -33,6 +41,28 @@ class KnownMistake:
 
     def named_in(self, hint: str) -> bool:
         return self.summary in hint and self.hint in hint
+
+
+def known_mistakes(course: Course | None, assignment: str) -> list[KnownMistake]:
+    """The assignment's catalogued misconceptions to tally (none outside its course)."""
+    if course is None or assignment not in {a.name for a in course.assignments}:
+        return []
+    catalogue = course.assignment(assignment).load_catalogue()
+    return [KnownMistake(m.name, m.summary, m.hint) for m in catalogue]
+
+
+def feedback_links(
+    entries: Sequence[Entry], feedback: Path, assignment: str, report: Path
+) -> dict[str, str]:
+    """Student → the address of their file in the `feedback` folder, relative to the `report`
+    file, for each student who has one there."""
+    links = {}
+    for entry in entries:
+        page = feedback_path(feedback, assignment, entry.student)
+        if page.is_file():
+            relative = os.path.relpath(page, report.resolve().parent)
+            links[entry.student] = quote(Path(relative).as_posix())
+    return links
 
 
 def render_class_report(

@@ -1,0 +1,57 @@
+"""`autograder feedback`: each student's feedback to hand back, HTML and Markdown."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from autograder.after_grading.graded import graded_books
+from autograder.commands.common import EXIT_OK, Command, add_assignment, add_course, course_of
+from autograder.safe_text import file_stem, printable
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("folder", type=Path, metavar="OUT", help="a --out folder of `grade`")
+    parser.add_argument(
+        "--out", type=Path, required=True, metavar="DIR",
+        help="the folder for NAME/STUDENT.html and NAME/STUDENT.md",
+    )  # fmt: skip
+    add_assignment(parser, "graded")
+    when = parser.add_mutually_exclusive_group()
+    when.add_argument(
+        "--after-due", dest="after_due", action="store_true", default=None,
+        help="show the results held back until the due date, whatever the date",
+    )  # fmt: skip
+    when.add_argument(
+        "--before-due", dest="after_due", action="store_false",
+        help="hold them back, whatever the date",
+    )  # fmt: skip
+    add_course(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from datetime import datetime, timezone
+
+    from autograder.after_grading.student_feedback import write_feedback
+
+    course = course_of(args)
+    now = datetime.now(timezone.utc)
+    for name, entries in graded_books(args.folder, args.assignment).items():
+        spec = course.rubric.assignment(name)
+        written = write_feedback(entries, spec, args.out, after_due=args.after_due, now=now)
+        folder = args.out / file_stem(name)
+        print(printable(f"wrote {folder}/: feedback for {len(written)} students (HTML, Markdown)"))
+    return EXIT_OK
+
+
+COMMAND = Command(
+    name="feedback",
+    help="write each student's feedback to hand back: HTML and Markdown (instructors)",
+    description="One self-contained HTML file and a Markdown twin per student and "
+    "assignment, in DIR/NAME/: score, late penalty, points per part, every test the "
+    "student may see now with its message and hint. Tests shown after the due date are "
+    "held back until the late policy's due date has passed (or with --after-due); hidden "
+    "tests never show their inputs.",
+    add_arguments=add_arguments,
+    run=run,
+)

@@ -1,0 +1,143 @@
+"""`autograder gradebook`: a gradebook as CSV or an LMS file, or shard gradebooks merged."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from autograder.after_grading.lms import FORMATS as LMS_FORMATS
+from autograder.commands.common import COURSE_HELP, EXIT_OK, Command, course_of
+from autograder.commands.forms import add_forms
+from autograder.errors import ConfigError
+from autograder.grading.gradebook import Gradebook, merge
+from autograder.safe_text import printable
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    _add_options(parser)  # here too: they may come before OUT
+    export = argparse.ArgumentParser(prog=parser.prog, description=parser.description)
+    export.add_argument("folders", nargs="+", type=Path, metavar="FOLDER")
+    _add_options(export)
+    forms = add_forms(parser, export, metavar="FOLDER")
+    merging = forms.add_parser(
+        "merge",
+        help="merge shard gradebooks graded under the same rubric",
+        description="Merge the gradebooks of `grade --shard` runs (refusing shards graded "
+        "under different rubrics) into the gradebook of --out.",
+    )
+    merging.add_argument(
+        "folders", nargs="*", type=Path, metavar="SHARD", help="a --out folder of `grade --shard`"
+    )
+    _add_options(merging, merging=True)
+    merging.set_defaults(run=run_merge)
+
+
+def _add_options(parser: argparse.ArgumentParser, *, merging: bool = False) -> None:
+    """The options of `gradebook OUT`; `merge` shows only --out and accepts the others."""
+    shown = (lambda text: argparse.SUPPRESS) if merging else (lambda text: text)
+    parser.add_argument("--csv", type=Path, help=shown("write the gradebook as CSV here"))
+    parser.add_argument(
+        "--out", type=Path,
+        help="the folder of the merged gradebook" if merging else
+        "with merge: the folder of the merged gradebook; with --lms: the file to write",
+    )  # fmt: skip
+    parser.add_argument(
+        "--lms", choices=LMS_FORMATS,
+        help=shown("write the grade-import file of this LMS (needs --roster and --out): final "
+                   "scores, one column per assignment, one row per roster student"),
+    )  # fmt: skip
+    parser.add_argument(
+        "--roster", type=Path,
+        help=shown("CSV with student_id, name, submission (and email, login, sis_id, section)"),
+    )  # fmt: skip
+    parser.add_argument(
+        "--missing", choices=("blank", "zero"), default="blank",
+        help=shown("the cell of a roster student without a submission (default: blank, no "
+                   "grade)"),
+    )  # fmt: skip
+    parser.add_argument("--course", type=Path, help=shown(COURSE_HELP))
+
+
+def run(args: argparse.Namespace) -> int:
+    """`gradebook OUT --csv FILE` or `gradebook OUT --lms LMS --roster ROSTER --out FILE`."""
+    folders: list[Path] = args.folders
+    if len(folders) == 1 and args.lms:
+        return _lms_file(args, folders[0])
+    if len(folders) != 1 or not args.csv:
+        raise ConfigError(
+            "usage: autograder gradebook OUT --csv FILE, or gradebook OUT --lms LMS --roster "
+            "ROSTER --out FILE, or gradebook merge OUT1 OUT2 ... --out OUT"
+        )
+    course = course_of(args)
+    with Gradebook(folders[0]) as book:
+        names = list(book.assignments())
+        if not names:
+            raise ConfigError(f"{folders[0]} holds no grades yet")
+        parts = {
+            name: [part.name for part in course.rubric.assignment(name).parts] for name in names
+        }
+        rows = book.export_csv(args.csv, parts=parts)
+    print(f"wrote {rows} students ({', '.join(names)}) to {args.csv}")
+    return EXIT_OK
+
+
+def run_merge(args: argparse.Namespace) -> int:
+    """`gradebook merge OUT1 OUT2 ... --out OUT`."""
+    if not args.out or not args.folders:
+        raise ConfigError("usage: autograder gradebook merge OUT1 OUT2 ... --out OUT")
+    count = merge(args.folders, args.out)
+    print(f"merged {len(args.folders)} gradebooks into {args.out}: {count} submissions")
+    return EXIT_OK
+
+
+def _lms_file(args: argparse.Namespace, folder: Path) -> int:
+    from autograder.after_grading.lms import export_grades
+
+    if args.roster is None or args.out is None:
+        raise ConfigError("usage: autograder gradebook OUT --lms LMS --roster ROSTER --out FILE")
+    course = course_of(args)
+    done = export_grades(folder, args.out, args.lms, roster=args.roster, course=course,
+                         missing=args.missing)  # fmt: skip
+    export, matching, ungraded = done.export, done.matching, done.ungraded
+    print(printable(
+        f"wrote {args.out} ({args.lms}): {export.rows} roster students, "
+        f"{len(matching.matched)} with a graded submission, {done.columns} assignment column(s)"
+    ))  # fmt: skip
+    if ungraded:
+        print(printable(f"no grades in {folder} (no column) for: {', '.join(ungraded)}"))
+    if matching.unmatched_submissions:
+        print(printable(
+            f"{len(matching.unmatched_submissions)} submission(s) match no roster line (not in "
+            f"the file): {', '.join(matching.unmatched_submissions)}"
+        ))  # fmt: skip
+    if matching.without_submission:
+        names = ", ".join(f"{s.name} ({s.student_id})" for s in matching.without_submission)
+        cell = "0" if args.missing == "zero" else "a blank cell"
+        print(printable(
+            f"{len(matching.without_submission)} roster student(s) without any graded "
+            f"submission ({cell}): {names}"
+        ))  # fmt: skip
+    for heading, blank in export.blank.items():
+        if blank and len(blank) != len(matching.without_submission):
+            shown = ", ".join(blank[:20]) + (", …" if len(blank) > 20 else "")
+            print(printable(f"{heading}: {len(blank)} blank cell(s), student_id {shown}"))
+    for heading, failed in export.grader_errors.items():
+        if failed:
+            print(printable(
+                f"{heading}: {len(failed)} grader error(s) left blank, regrade them: "
+                f"{', '.join(failed)}"
+            ))  # fmt: skip
+    return EXIT_OK
+
+
+COMMAND = Command(
+    name="gradebook",
+    help="export a gradebook to CSV or an LMS's import file, or merge shard gradebooks",
+    description="`gradebook OUT --csv FILE`: one row per student (status, score, late "
+    "penalty, final score, each part, each test). `gradebook OUT --lms canvas|moodle|csv "
+    "--roster ROSTER --out FILE`: the file the LMS's grade import reads, one row per roster "
+    "student, final scores. `gradebook merge OUT1 OUT2 ... --out OUT`: merge shard "
+    "gradebooks graded under the same rubric.",
+    add_arguments=add_arguments,
+    run=run,
+)

@@ -1,0 +1,66 @@
+"""`autograder report`: the class report, one self-contained HTML file with plots."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from autograder.after_grading.graded import graded_books
+from autograder.commands.common import EXIT_OK, Command, add_assignment, add_course, course_of
+from autograder.course.course import Course
+from autograder.errors import ConfigError
+from autograder.safe_text import file_stem, printable
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("folder", type=Path, metavar="OUT", help="a --out folder of `grade`")
+    parser.add_argument(
+        "--html", type=Path, required=True,
+        help="the report file to write; a folder for NAME.html each when OUT holds several "
+        "assignments",
+    )  # fmt: skip
+    add_assignment(parser, "graded")
+    parser.add_argument(
+        "--feedback", type=Path, metavar="DIR",
+        help="link each student's row to their file in this `autograder feedback` folder",
+    )  # fmt: skip
+    add_course(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from autograder.report.html import feedback_links, known_mistakes, render_class_report
+
+    books = graded_books(args.folder, args.assignment)
+    try:
+        course: Course | None = course_of(args)
+    except ConfigError:
+        if args.course is not None:
+            raise
+        course = None  # run outside the course folder: no catalogue to tally
+    several = len(books) > 1
+    if several:
+        args.html.mkdir(parents=True, exist_ok=True)
+    for name, entries in books.items():
+        target = args.html / f"{file_stem(name)}.html" if several else args.html
+        mistakes = known_mistakes(course, name)
+        links = {}
+        if args.feedback is not None:
+            links = feedback_links(entries, args.feedback, name, target)
+        target.write_text(
+            render_class_report(
+                entries, title=f"{name}: class report", mistakes=mistakes, feedback_links=links
+            ),
+            encoding="utf-8",
+        )
+        print(printable(f"wrote {target} ({len(entries)} submissions of {name})"))
+    return EXIT_OK
+
+
+COMMAND = Command(
+    name="report",
+    help="write the class report: one self-contained HTML file with plots (instructors)",
+    description="Score histogram, pass rate per test, part averages, frequent failures and "
+    "hints, ungradable and timed-out submissions, the slowest submissions.",
+    add_arguments=add_arguments,
+    run=run,
+)

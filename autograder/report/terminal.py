@@ -1,0 +1,202 @@
+"""The terminal's text: grade tables, the class table, `check`'s report, the validation table.
+
+Every renderer returns `printable` text: student names and messages may hold escape sequences
+that would rewrite the instructor's terminal (a fake score, a window title)."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import TYPE_CHECKING
+
+from autograder.grading.grouping import (
+    SAME_CAUSE,
+    Group,
+    fix_first,
+    fix_first_line,
+    grouped,
+    shown_causes,
+)
+from autograder.safe_text import printable
+
+if TYPE_CHECKING:  # validate imports the grading machinery: only its command needs it
+    from autograder.authoring.validate import CaseVerdict
+    from autograder.course.rubric import AssignmentSpec
+    from autograder.grading.results import SubmissionResult, TestOutcome
+    from autograder.student.local_check import CheckReport
+
+STATUS_LABELS = {
+    "passed": "passed",
+    "failed": "FAILED",
+    "error": "ERROR",
+    "not_implemented": "not implemented yet",
+    "timeout": "TIMEOUT",
+}
+
+
+def render_grade(result: SubmissionResult) -> str:
+    """The grade table: one line per test with its points, the message below a lost one."""
+    head = f"{result.submission}: {result.score:g} / {result.max_score:g}"
+    if result.status != "graded":
+        return printable(f"{head} ({result.status}): {result.message}\n")
+    lines = [f"{head}   [{result.duration_s:.2f} s; isolation: {', '.join(result.isolation)}]"]
+    for test in result.tests:
+        label = STATUS_LABELS[test.status]
+        lines.append(
+            f"  {test.score:>5g}/{test.max_score:<4g} {label:<19} {test.part:<11} {test.name}"
+        )
+        if test.message and test.status != "passed":
+            lines.extend(wrap_message(test.message, " " * 14))
+        if test.hint:
+            lines.extend(wrap_message(f"hint: {test.hint}", " " * 14))
+    lines.extend(f"  note: {note}" for note in result.notes)
+    return printable("\n".join(lines) + "\n")
+
+
+def wrap_message(message: str, indent: str, width: int = 100) -> list[str]:
+    """A message wrapped under a table row, each of its lines keeping its own indentation (a
+    proof's step list stays readable); wrapped continuations sit two spaces further in."""
+    lines: list[str] = []
+    for line in message.splitlines():
+        pad = indent + " " * (len(line) - len(line.lstrip(" ")))
+        wrapped = textwrap.wrap(
+            line.strip(), width, initial_indent=pad, subsequent_indent=pad + "  "
+        )
+        lines.extend(wrapped or [pad.rstrip()])
+    return lines
+
+
+def render_grade_line(result: SubmissionResult) -> str:
+    """One line per submission while a class is graded."""
+    lost = sum(t.status != "passed" for t in result.tests)
+    detail = f"{lost} of {len(result.tests)} tests lost"
+    if result.status != "graded":
+        detail = f"{result.status}: {result.message}"
+    score = f"{result.score:>6g} / {result.max_score:g}"
+    return printable(f"{result.submission:<28} {score}  {result.duration_s:5.2f} s  {detail}")
+
+
+def render_class(spec: AssignmentSpec, results: list[SubmissionResult]) -> str:
+    """The class table: one row per submission, its total and each part's points."""
+    parts = [part.name for part in spec.parts]
+    width = max(len(r.submission) for r in results) + 2
+    head = f"{'submission':<{width}}{'total':>7}" + "".join(f"{p:>13}" for p in parts) + "  status"
+    rows = [head, "-" * len(head)]
+    for result in results:
+        scores = result.part_scores()
+        cells = "".join(f"{_points(*scores.get(p, (0.0, spec.part(p).points))):>13}" for p in parts)
+        rows.append(f"{result.submission:<{width}}{result.score:>7g}{cells}  {result.status}")
+    graded = [r.score for r in results if r.status == "graded"]
+    if graded:
+        mean = f"mean {sum(graded) / len(graded):.1f} / {spec.max_score:g}"
+        rows.append(f"{len(results)} submissions, {len(graded)} graded; {mean}")
+    return printable("\n".join(rows))
+
+
+def _points(score: float, most: float) -> str:
+    return f"{score:g}/{most:g}"
+
+
+def render_check(report: CheckReport, *, verbose: bool = False, function: str | None = None) -> str:
+    """The check's report: the tests grouped by the function they are about, each failing
+    function led by what to fix first, each cause printed once; a function not written yet in
+    one line; passed tests counted (listed with `verbose`)."""
+    target = report.target
+    about = f" (only {function})" if function else ""
+    lines = [
+        f"Checking {target.submission} with the public tests in {target.tests_dir}{about}",
+        "(your code runs here as you, without the grader's sandbox: the grader isolates it)",
+        "",
+    ]
+    messages = {outcome.message for outcome in report.outcomes}
+    if (
+        len(report.outcomes) > 1
+        and len(messages) == 1
+        and report.count("error") == len(report.outcomes)
+    ):
+        lines += [f"  No public test could run: {messages.pop()}", ""]
+        lines.append(f"{len(report.outcomes)} public tests: {len(report.outcomes)} ERROR")
+        return printable("\n".join(lines))
+    width = max(len(STATUS_LABELS[s]) for s in ("failed", "error", "timeout", "passed"))
+    indent = " " * (width + 6)
+    printed: dict[str, str] = {}
+    for group in grouped(report.outcomes, report.order):
+        lines.extend(_check_group(group, printed, width, indent, verbose=verbose))
+    if report.problem:
+        lines += (
+            ["", f"Problem: {report.problem}"]
+            if report.outcomes
+            else [f"Problem: {report.problem}"]
+        )
+    counts = [
+        f"{report.count(status)} {STATUS_LABELS[status] if status != 'failed' else 'failed'}"
+        for status in STATUS_LABELS
+        if report.count(status)
+    ]
+    which = f" of {function}" if function else ""
+    lines += ["", f"{len(report.outcomes)} public tests{which}: {', '.join(counts) or 'none ran'}"]
+    if report.all_passed:
+        lines.append(
+            f"Every public test{which} passes. The grader runs more tests on other inputs."
+        )
+    return printable("\n".join(lines))
+
+
+def _check_group(
+    group: Group[TestOutcome], printed: dict[str, str], width: int, indent: str, *, verbose: bool
+) -> list[str]:
+    """One function's lines in the check's report."""
+    count = len(group.tests)
+    if group.not_implemented:
+        return [f"  {group.name}: not implemented yet ({count} test{'s' if count > 1 else ''})"]
+    counts = [
+        f"{len(tests)} {STATUS_LABELS[status] if status != 'failed' else 'failed'}"
+        for status in STATUS_LABELS
+        if (tests := group.with_status(status))
+    ]
+    lines = [f"  {group.name}: {', '.join(counts)}"]
+    fix = fix_first(group)
+    line = fix_first_line(group, printed)
+    failing = group.with_status("failed", "error", "timeout")
+    if line is not None:
+        lines.extend(wrap_message(f"what to fix first: {line}", "    "))
+    for test, shown in zip(failing, shown_causes(failing, printed, group.name), strict=True):
+        label = STATUS_LABELS[test.status]
+        lines.append(f"    {label:<{width}}  {test.title}")
+        message = shown.message if shown.message != fix else None
+        if shown.message == fix and test is not failing[0]:
+            message = SAME_CAUSE  # the message itself is what to fix first
+        elif shown.same_cause:
+            message = f"{message} {SAME_CAUSE}" if message else SAME_CAUSE
+        if message:
+            lines.extend(wrap_message(message, indent))
+        if shown.cause:
+            lines.extend(wrap_message(f"hint: {shown.cause}", indent))
+    missing = group.with_status("not_implemented")
+    if missing:
+        lines.append(
+            f"    not implemented yet: {len(missing)} test{'s' if len(missing) > 1 else ''}"
+        )
+    if verbose:
+        label = STATUS_LABELS["passed"]
+        lines.extend(f"    {label:<{width}}  {test.title}" for test in group.with_status("passed"))
+    return lines
+
+
+def render_validation(verdicts: list[CaseVerdict]) -> str:
+    """The validation table: case, what it must score, its score, the hint it got, the verdict."""
+    width = max(len(v.name) for v in verdicts) + 2
+    wide = max(len(v.expected) for v in verdicts) + 2
+    rows = [f"{'case':<{width}}{'expected':<{wide}}{'score':>12}  {'verdict':<8}hint received"]
+    rows.append("-" * len(rows[0]))
+    for v in verdicts:
+        verdict = "ok" if v.ok else "FAIL"
+        hint = (v.hint[:60] + "…") if len(v.hint) > 60 else v.hint
+        score = f"{v.score:>6g} / {v.max_score:<3g}"
+        rows.append(f"{v.name:<{width}}{v.expected:<{wide}}{score}  {verdict:<8}{hint}")
+        if v.problem:
+            rows.append(f"{'':<{width}}  -> {v.problem}")
+        if v.name == "independent corpus":  # validate.CORPUS: the rate, whole
+            rows.append(f"{'':<{width}}  {v.hint}")
+    failed = sum(not v.ok for v in verdicts)
+    rows.append(f"{len(verdicts)} cases: {len(verdicts) - failed} as expected, {failed} not")
+    return printable("\n".join(rows))
