@@ -30,13 +30,15 @@ browser:
 unprivileged-python: $(STAMP)
 	.ci/unprivileged-python $(BIN)/python
 
-# The main job: release every assignment's student version, grade each assignment's bundled
-# sample class into one gradebook, then what an instructor does next: each student's feedback,
-# the class report linking to it, and the similarity check.
+# The main job: release every assignment's student version, write each assignment's sample class
+# (its committed samples and those its expected.toml makes) and grade it into one gradebook, then
+# what an instructor does next: each student's feedback, the class report linking to it, and the
+# similarity check.
 demo: $(STAMP) sandbox
 	$(BIN)/autograder release
-	@for sample in assignments/*/sample_class; do \
-	  name=$$(basename "$$(dirname "$$sample")"); \
+	$(BIN)/autograder samples --out build/sample_class
+	@for sample in build/sample_class/*/; do \
+	  name=$$(basename "$$sample"); \
 	  echo "$(BIN)/autograder grade $$sample --assignment $$name --out graded"; \
 	  $(BIN)/autograder grade "$$sample" --assignment "$$name" --out graded || exit 1; \
 	done

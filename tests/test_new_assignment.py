@@ -14,6 +14,7 @@ import pytest
 from autograder.authoring.new_assignment import new_assignment
 from autograder.authoring.release import check_release, write_release
 from autograder.authoring.validate import validate
+from autograder.cli import main
 from autograder.course.course import Course
 from autograder.errors import ConfigError
 
@@ -89,3 +90,20 @@ def test_from_an_unknown_assignment_is_refused(course_copy: Course) -> None:
     with pytest.raises(ConfigError, match="--from nowhere: no such assignment"):
         new_assignment(course_copy.root, "fresh", copy_of="nowhere")
     assert not (course_copy.root / "assignments" / "fresh").exists()
+
+
+def test_the_commands_new_and_samples(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    course = tmp_path / "course"
+    course.mkdir()
+    assert main(["new", "first", "--course", str(course)]) == 0
+    assert "wrote grading.toml" in capsys.readouterr().out
+    assert main(["new", "first", "--course", str(course)]) == 2
+    assert "exists already" in capsys.readouterr().err
+    assert main(["new", "../up", "--course", str(course)]) == 2
+    out = tmp_path / "samples"
+    (out / "first").mkdir(parents=True)
+    (out / "first" / "stale.py").write_text("x = 1\n")
+    assert main(["samples", "--out", str(out), "--course", str(course)]) == 0
+    assert sorted(p.name for p in (out / "first").iterdir()) == [
+        "correct_loops.py", "hostile_exit_at_import.py", "hostile_infinite_loop.py",
+    ]  # fmt: skip

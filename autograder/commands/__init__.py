@@ -14,6 +14,8 @@ VERBS = (
     "export",
     "grade",
     "validate",
+    "samples",
+    "new",
     "gradebook",
     "report",
     "feedback",
