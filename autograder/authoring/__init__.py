@@ -19,7 +19,8 @@ from autograder.checks.proof_laws import (
     transpose_law,
 )
 from autograder.checks.proof_parse import MatrixDomain, ScalarDomain, matrix_function
-from autograder.grading.diagnose import Call, Misconception, Signature
+from autograder.course.catalogue import Misconception, Signature
+from autograder.protocol.calls import Call
 
 __all__ = [
     "Call",

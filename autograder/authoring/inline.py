@@ -27,8 +27,9 @@ from autograder.grading.grouping import FAILING, fix_first_line, grouped, shown_
 from autograder.grading.pytest_plugin import GradingContext, recorder
 from autograder.grading.results import TestOutcome
 from autograder.grading.scoring import earned
+from autograder.tolerance import DEFAULT_TOLERANCE
 
-TOLERANCE = {"rtol": 1e-5, "atol": 1e-6}
+TOLERANCE = dict(DEFAULT_TOLERANCE)
 """The public tests' tolerance on a student's machine (the rubric's is the grader's)."""
 COURSE_VARIABLE = "AUTOGRADER_COURSE"
 """Where the course (grading.toml) is, when the notebook runs outside of it."""

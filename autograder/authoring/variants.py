@@ -10,7 +10,7 @@ import inspect
 import re
 import textwrap
 
-from autograder.grading.diagnose import Misconception
+from autograder.course.catalogue import Misconception
 
 
 def replaced_function(misconception: Misconception) -> str:

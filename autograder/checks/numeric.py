@@ -8,9 +8,8 @@ from typing import Any
 import numpy as np
 
 from autograder.checks.failure import Hint, fail, format_value, format_values
+from autograder.tolerance import DEFAULT_ATOL, DEFAULT_RTOL
 
-DEFAULT_RTOL = 1e-5
-DEFAULT_ATOL = 1e-6
 """float32 answers pass: float64 is never required."""
 
 

@@ -12,6 +12,7 @@ from typing import Any, Literal, NoReturn
 
 from autograder.errors import ConfigError
 from autograder.sandbox.limits import Limits
+from autograder.tolerance import DEFAULT_ATOL, DEFAULT_RTOL
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -76,8 +77,8 @@ class AssignmentSpec:
     isolation: str = "confined"
     """"confined": refuse to grade where neither bubblewrap nor Landlock can confine the worker's
     file access; "unsafe": grade anyway, with the weaker layers each result lists."""
-    rtol: float = 1e-5
-    atol: float = 1e-6
+    rtol: float = DEFAULT_RTOL
+    atol: float = DEFAULT_ATOL
     seed: int = 0
     """Seeds the hidden tests' random inputs; students never see it."""
     public_visibility: str = "visible"
@@ -248,8 +249,12 @@ def _assignment(reader: _Reader, name: str, table: Mapping[str, Any]) -> Assignm
         limits=limits,
         bubblewrap=bubblewrap,
         isolation=isolation,
-        rtol=reader.number(tolerance, "rtol", f"{key}.tolerance") if "rtol" in tolerance else 1e-5,
-        atol=reader.number(tolerance, "atol", f"{key}.tolerance") if "atol" in tolerance else 1e-6,
+        rtol=reader.number(tolerance, "rtol", f"{key}.tolerance")
+        if "rtol" in tolerance
+        else DEFAULT_RTOL,
+        atol=reader.number(tolerance, "atol", f"{key}.tolerance")
+        if "atol" in tolerance
+        else DEFAULT_ATOL,
         seed=int(seed),
         public_visibility=_visibility(reader, visibility, "public", f"{key}.visibility", "visible"),
         hidden_visibility=_visibility(

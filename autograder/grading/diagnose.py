@@ -24,6 +24,7 @@ from autograder.checks.evaluate import NotEvaluable, evaluate
 from autograder.course.catalogue import Misconception as Misconception
 from autograder.course.catalogue import Signature as Signature
 from autograder.protocol.calls import Call as Call
+from autograder.tolerance import DEFAULT_ATOL, DEFAULT_RTOL
 
 
 def variant_namespace(misconception: Misconception, reference: types.ModuleType) -> dict[str, Any]:
@@ -54,8 +55,8 @@ def diagnose(
     catalogue: Sequence[Misconception],
     reference: types.ModuleType,
     *,
-    rtol: float = 1e-5,
-    atol: float = 1e-6,
+    rtol: float = DEFAULT_RTOL,
+    atol: float = DEFAULT_ATOL,
     namespaces: dict[str, dict[str, Any]] | None = None,
 ) -> list[Misconception]:
     """The misconceptions that explain the student's outputs where the reference's do not.
@@ -94,8 +95,8 @@ def contradicted(
     reference: types.ModuleType,
     namespace: dict[str, Any],
     *,
-    rtol: float = 1e-5,
-    atol: float = 1e-6,
+    rtol: float = DEFAULT_RTOL,
+    atol: float = DEFAULT_ATOL,
 ) -> bool:
     """Whether any of `calls` (a whole submission's) rules the mistake out: a call where it
     would show, and the student's output is not its output. A test whose own calls happen to
@@ -159,8 +160,8 @@ def observe(
     signatures: Sequence[Signature],
     reference: types.ModuleType,
     *,
-    rtol: float = 1e-5,
-    atol: float = 1e-6,
+    rtol: float = DEFAULT_RTOL,
+    atol: float = DEFAULT_ATOL,
 ) -> list[str]:
     """What each signature measures on the calls whose results are wrong (distinct sentences,
     in the order found). A measurement that fails on a student's odd value says nothing."""

@@ -29,6 +29,7 @@ import numpy as np
 import sympy as sp
 
 from autograder.grading.diagnose import Call, copied, same
+from autograder.tolerance import DEFAULT_ATOL, DEFAULT_RTOL
 
 MAX_ENTRIES = 1_000_000
 """Arrays larger than this are not examined (the grader's time is bounded too)."""
@@ -47,8 +48,8 @@ def observe_generic(
     calls: Sequence[Call],
     reference: types.ModuleType,
     *,
-    rtol: float = 1e-5,
-    atol: float = 1e-6,
+    rtol: float = DEFAULT_RTOL,
+    atol: float = DEFAULT_ATOL,
     hidden: bool = False,
 ) -> list[str]:
     """One sentence per function whose call the reference contradicts and a model explains:
@@ -74,7 +75,11 @@ def observe_generic(
 
 
 def wrong_functions(
-    calls: Sequence[Call], reference: types.ModuleType, *, rtol: float = 1e-5, atol: float = 1e-6
+    calls: Sequence[Call],
+    reference: types.ModuleType,
+    *,
+    rtol: float = DEFAULT_RTOL,
+    atol: float = DEFAULT_ATOL,
 ) -> set[str]:
     """The functions with a call whose result (or exception) is not the reference's."""
     wrong: set[str] = set()

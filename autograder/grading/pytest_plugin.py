@@ -46,6 +46,7 @@ from autograder.grading.feedback import SubmissionImportError, describe_import_f
 from autograder.grading.generic import deepest_cause, observe_generic, wrong_functions
 from autograder.grading.input_watch import MARKER, InputWatch, WatchedModule
 from autograder.protocol.results import TestOutcome
+from autograder.tolerance import DEFAULT_TOLERANCE
 
 
 class OutcomeRecorder:
@@ -550,7 +551,7 @@ def reference(request: pytest.FixtureRequest) -> ModuleType:
 def tolerance(request: pytest.FixtureRequest) -> dict[str, float]:
     """The rubric's numeric tolerance, as keyword arguments for `assert_close`."""
     grading = _grading(request.config)
-    return dict(grading.tolerance) if grading else {"rtol": 1e-5, "atol": 1e-6}
+    return dict(grading.tolerance) if grading else dict(DEFAULT_TOLERANCE)
 
 
 @pytest.fixture
