@@ -10,9 +10,9 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
-from conftest import FIXTURE_COURSE
 
 from autograder.authoring.sample_class import Sample, sample_class
 from autograder.course.course import Course
@@ -24,7 +24,7 @@ def expected(course: Course) -> dict[tuple[str, str], Sample]:
     return {(a.name, s.name): s for a in course.assignments for s in sample_class(a)}
 
 
-EXPECTED = expected(Course.load(FIXTURE_COURSE))
+EXPECTED = expected(Course.load(Path(__file__).resolve().parent / "fixtures" / "course"))
 
 
 def fingerprint(course: Course) -> str:

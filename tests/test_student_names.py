@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
-from conftest import ClassBuilder
 
 from autograder.cli import main
 from autograder.course.assignment import Assignment
@@ -30,7 +30,7 @@ SCORES = {VICTIM: "10", LOOK_ALIKE: "6", LONG_NAME: "6"}
 def test_names_that_would_share_a_file_each_get_their_own(
     tmp_path: Path,
     assignment: Assignment,
-    make_class: ClassBuilder,
+    make_class: Callable[[Path, dict[str, str]], Path],
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert len(LONG_NAME.encode()) == 251
