@@ -16,9 +16,10 @@ import tokenize
 from pathlib import Path
 
 from autograder.after_grading.similarity import compare
+from autograder.authoring.sample_class import sample_class
+from autograder.course.course import Course
 
 ROOT = Path(__file__).resolve().parents[1]
-SAMPLES = ROOT / "assignments" / "positional_encoding" / "sample_class"
 STUB = ROOT / "student_template" / "positional_encoding" / "positional_encoding.py"
 KEEP = {"T", "C", "base", "S", "axis", "X", "W_q", "W_k", "W_v", "k", "freq", "w", "pos", "perm"}
 
@@ -36,7 +37,8 @@ def renamed(source: str, rng: random.Random) -> str:
 
 def generated_class(size: int, seed: int = 0) -> dict[str, str]:
     rng = random.Random(seed)
-    styles = [p.read_text() for p in sorted(SAMPLES.glob("correct_*.py"))]
+    assignment = Course.load(ROOT).assignment("positional_encoding")
+    styles = [s.source for s in sample_class(assignment) if s.name.startswith("correct_")]
     sources = {f"student_{n:04d}": renamed(rng.choice(styles), rng) for n in range(size)}
     return sources
 

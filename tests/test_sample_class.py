@@ -102,7 +102,7 @@ def test_the_course_adds_and_replaces_payloads(course_copy: Course) -> None:
         ('["x"]\nscore = true\nhostile = "socket"\n', "score must be a number"),
         ('["x"]\nscore = 1\nlost = "numeric"\nhostile = "socket"\n', "lost must be a list"),
         ('["x"]\nscore = 1\npoints = 1\nhostile = "socket"\n', "unknown key(s) points"),
-        ('["x"]\nscore = 1\nhostile = "socket"\nmisconception = "scale_adds"\n', "not both"),
+        ('["x"]\nscore = 1\nhostile = "socket"\nmisconception = "scale_adds"\n', "one of a"),
         ('["correct_vectorised"]\nhostile = "socket"\nscore = 1\n', "already"),
         ('["x"\n', "not valid TOML"),
     ],
@@ -162,3 +162,29 @@ def test_without_expected_toml_there_is_no_sample_class(course_copy: Course) -> 
     for path in course_copy.assignment("series").sample_class.iterdir():
         path.unlink()
     assert sample_class(course_copy.assignment("series")) == []
+
+
+def test_the_reference_itself_and_a_file_on_the_reference(course_copy: Course) -> None:
+    vectors = course_copy.assignment("vectors")
+    (vectors.sample_class / "short.py").write_text("def scale(x, c):\n    return x * c\n")
+    expect(course_copy, '["as_is"]\nreference = true\nscore = 10\n')
+    path = vectors.sample_class / EXPECTED_FILE
+    text = path.read_text(encoding="utf-8").replace(
+        '["short"]\nscore = 1\n', '["short"]\non_reference = true\nscore = 10\n'
+    )
+    path.write_text(text, encoding="utf-8")
+    samples = {s.name: s for s in sample_class(vectors)}
+    assert samples["as_is"].made_from == "reference" and "def normalise(" in samples["as_is"].source
+    short = samples["short"]
+    assert short.made_from == "committed on the reference"
+    tree = ast.parse(short.source)
+    scales = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "scale"]
+    assert len(scales) == 2 and "return x * c" in short.source.split("def scale")[-1]
+    for bad, problem in [
+        ('["as_is2"]\nreference = false\nscore = 1\n', "reference is `true` or absent"),
+        ('["x"]\nreference = true\nhostile = "socket"\nscore = 1\n', "one of a misconception"),
+        ('["x"]\non_reference = true\nhostile = "socket"\nscore = 1\n', "a committed file only"),
+    ]:
+        expect(course_copy, bad)
+        with pytest.raises(ConfigError, match=re.escape(problem)):
+            sample_class(vectors)

@@ -46,7 +46,16 @@ HOSTILE_FOLDER = "hostile"
 KIT_PAYLOADS = Path(__file__).resolve().parent / "hostile_payloads"
 MAX_FILE_BYTES = 1_000_000
 """expected.toml and payload files are instructor files, but still read with a bound."""
-_KEYS = {"score", "lost", "says", "misconception", "hostile", "function"}
+_KEYS = {
+    "score",
+    "lost",
+    "says",
+    "misconception",
+    "hostile",
+    "function",
+    "reference",
+    "on_reference",
+}
 
 
 @dataclass(frozen=True)
@@ -139,21 +148,35 @@ def _sample(
     if isinstance(score, bool) or not isinstance(score, (int, float)):
         raise ConfigError(f"{where}: score must be a number")
     lost, says = _strings(entry, "lost", where), _strings(entry, "says", where)
-    kinds = [key for key in ("misconception", "hostile") if key in entry]
+    for flag in ("reference", "on_reference"):
+        if flag in entry and entry[flag] is not True:
+            raise ConfigError(f"{where}: {flag} is `true` or absent")
+    kinds = [key for key in ("misconception", "hostile", "reference") if key in entry]
     if len(kinds) > 1:
-        raise ConfigError(f"{where}: a sample is a misconception or a hostile payload, not both")
+        raise ConfigError(
+            f"{where}: a sample is one of a misconception, a hostile payload or the reference"
+        )
     if not kinds:
         if name not in committed:
             raise ConfigError(
                 f"{where}: no file sample_class/{name}.py; a generated sample names its "
-                "`misconception` or its `hostile` payload"
+                "`misconception` or its `hostile` payload, or is the `reference`"
             )
         source = committed[name].read_text(encoding="utf-8")
+        if entry.get("on_reference"):
+            header = _header(f"the reference with {name}.py's definitions in place of its own.")
+            source = f"{header}{solution}\n\n# {name}.py\n{source}"
+            return Sample(name, source, float(score), lost, says, "committed on the reference")
         return Sample(name, source, float(score), lost, says, "committed")
+    if "on_reference" in entry:
+        raise ConfigError(f"{where}: on_reference goes with a committed file only")
     if name in committed:
         raise ConfigError(f"{where}: both a committed file and a generated sample")
     kind = kinds[0]
     chosen = entry[kind]
+    if kind == "reference":
+        header = _header("the reference solution, as it is.")
+        return Sample(name, header + solution, float(score), lost, says, "reference")
     if kind == "misconception":
         if chosen not in catalogue:
             raise ConfigError(f"{where}: the catalogue has no entry {chosen!r}")

@@ -3,7 +3,7 @@
 It grades the reference (full marks), the released stubs (zero), every catalogued misconception
 as a submission (the reference with that one function or constant replaced: it must lose points
 in its own part and nowhere else, and receive its own hint), and the correct alternative styles
-bundled in the sample class (`sample_class/correct_*.py`: full marks, whatever the style), and
+of the sample class (its `correct_*` samples: full marks, whatever the style), and
 the constant impostor (impostor.py: every function returns a fixed value of the right shape),
 which must score 0 in every part: a test that credits it gives points for garbage. An
 independent corpus (corpus.py), when the assignment has one, is graded too and summed up in one
@@ -20,6 +20,7 @@ from pathlib import Path
 
 from autograder.authoring import corpus
 from autograder.authoring.impostor import IMPOSTOR_NAME, impostor_source
+from autograder.authoring.sample_class import sample_class, write_samples
 from autograder.authoring.solutions import solution_source
 from autograder.authoring.variants import replaced_function
 from autograder.course.assignment import Assignment
@@ -121,8 +122,9 @@ def _cases(assignment: Assignment, catalogue: Sequence[Misconception], folder: P
     impostor = folder / f"{IMPOSTOR_NAME}.py"
     impostor.write_text(impostor_source(solution, assignment.load_reference()), encoding="utf-8")
     cases.append(_Case(f"impostor: {IMPOSTOR_NAME}", impostor, ZERO_EVERYWHERE))
-    styles = sorted(assignment.sample_class.glob("correct_*.py"))
-    cases += [_Case(f"style: {path.stem}", path, "full marks") for path in styles]
+    styles = [s for s in sample_class(assignment) if s.name.startswith("correct_")]
+    for path in write_samples(styles, folder / "styles"):
+        cases.append(_Case(f"style: {path.stem}", path, "full marks"))
     variants = corpus.load_corpus(assignment)
     paths = corpus.corpus_files(variants, solution, folder)
     cases += [_Case(f"corpus: {v.name}", paths[v.name], "", variant=v) for v in variants]

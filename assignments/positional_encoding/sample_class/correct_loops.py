@@ -84,25 +84,3 @@ def permutation_matrix(perm):
     for i, p in enumerate(perm):
         P[i, p] = 1
     return P
-
-
-RELATIVE_POSITION_PROOF: list[tuple[str, str]] = [
-    ("sin(w*p)*sin(w*(p+k)) + cos(w*p)*cos(w*(p+k))", "statement"),
-    (
-        "sin(w*p)*(sin(w*p)*cos(w*k) + cos(w*p)*sin(w*k))"
-        " + cos(w*p)*(cos(w*p)*cos(w*k) - sin(w*p)*sin(w*k))",
-        "angle sum",
-    ),
-    ("sin(w*p)**2*cos(w*k) + cos(w*p)**2*cos(w*k)", "algebra"),
-    ("(sin(w*p)**2 + cos(w*p)**2)*cos(w*k)", "algebra"),
-    ("cos(w*k)", "Pythagoras"),
-]
-
-PERMUTATION_PROOF: list[tuple[str, str]] = [
-    ("attention(P @ X)", "statement"),
-    ("softmax((P @ X) @ (P @ X).T / sqrt(d)) @ (P @ X)", "definition of attention"),
-    ("softmax(P @ X @ X.T @ P.T / sqrt(d)) @ P @ X", "transpose of a product"),
-    ("P @ softmax(X @ X.T / sqrt(d)) @ P.T @ P @ X", "softmax commutes with a permutation"),
-    ("P @ softmax(X @ X.T / sqrt(d)) @ X", "PᵀP = I"),
-    ("P @ attention(X)", "definition of attention"),
-]
