@@ -94,3 +94,13 @@ def test_the_kit_works_from_its_wheel(tmp_path: Path) -> None:
         "engine/autograder/cli.py",
         "course/reference/series.py",
     } <= set(names)
+
+
+def test_the_author_api_names_every_home_it_imports_from() -> None:
+    """`from autograder.authoring import X` works for every X it lists, each from its home."""
+    import autograder.authoring as authoring
+
+    for name in authoring.__all__:
+        assert getattr(authoring, name).__name__ == name
+    with pytest.raises(AttributeError):
+        authoring.nothing_of_the_kind  # noqa: B018

@@ -134,6 +134,13 @@ def _kill_tree(process: subprocess.Popen[bytes]) -> None:
         process.kill()
 
 
+def helper_folders(tests_dir: Path) -> list[Path]:
+    """Where the tests' `from shared.X import …` finds X: next to a released folder's tests
+    (`tests/shared/`), and in a course's own tests, its `assignments/` folder."""
+    course_root = find_course_root(tests_dir)
+    return [tests_dir, *([course_root / "assignments"] if course_root is not None else [])]
+
+
 def run_check(
     target: CheckTarget, *, timeout_s: float = DEFAULT_TIMEOUT_S, keyword: str | None = None
 ) -> CheckReport:
@@ -152,7 +159,8 @@ def run_check(
             f"--submission={target.submission}", f"--autograder-results={results}",
             *(["-k", keyword] if keyword else []),
         ]  # fmt: skip
-        helpers = [str(target.tests_dir), *filter(None, [os.environ.get("PYTHONPATH")])]
+        helpers = [str(path) for path in helper_folders(target.tests_dir)]
+        helpers += filter(None, [os.environ.get("PYTHONPATH")])
         environment = {
             **os.environ,
             "PYTHONDONTWRITEBYTECODE": "1",
