@@ -188,3 +188,15 @@ def test_the_reference_itself_and_a_file_on_the_reference(course_copy: Course) -
         expect(course_copy, bad)
         with pytest.raises(ConfigError, match=re.escape(problem)):
             sample_class(vectors)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["../escape", "a/b", "a\\\\b", ".hidden", "tab\\there", "nul\\u0000", "a" * 252, "語" * 84],
+)
+def test_a_sample_name_that_is_not_one_file_is_refused(course_copy: Course, name: str) -> None:
+    """expected.toml's table names become file names: none may leave the sample folder or
+    exceed what a file system allows."""
+    expect(course_copy, f'["{name}"]\nhostile = "socket"\nscore = 1\n')
+    with pytest.raises(ConfigError, match="a sample's name is a file name"):
+        sample_class(course_copy.assignment("vectors"))

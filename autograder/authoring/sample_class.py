@@ -46,6 +46,8 @@ HOSTILE_FOLDER = "hostile"
 KIT_PAYLOADS = Path(__file__).resolve().parent / "hostile_payloads"
 MAX_FILE_BYTES = 1_000_000
 """expected.toml and payload files are instructor files, but still read with a bound."""
+MAX_NAME_BYTES = 251
+"""With ".py", a file name of at most 255 bytes, the limit of common file systems."""
 _KEYS = {
     "score",
     "lost",
@@ -141,6 +143,11 @@ def _sample(
     catalogue: Mapping[str, Any],
     payloads: Mapping[str, Payload],
 ) -> Sample:
+    if not _plain_file_stem(name):
+        raise ConfigError(
+            f"{where}: a sample's name is a file name without its .py: no slash, no NUL or "
+            f"control character, no leading dot, at most {MAX_NAME_BYTES} bytes in UTF-8"
+        )
     unknown = sorted(set(entry) - _KEYS)
     if unknown:
         raise ConfigError(f"{where}: unknown key(s) {', '.join(unknown)}; allowed: {sorted(_KEYS)}")
@@ -195,6 +202,20 @@ def _sample(
     says += payload.says
     return Sample(
         name, source, float(score), lost, says, made_from, payload.prints, payload.listens_on
+    )
+
+
+def _plain_file_stem(name: str) -> bool:
+    """Whether `name` + ".py" is one file inside the sample folder, on every system."""
+    try:
+        size = len(name.encode("utf-8"))
+    except UnicodeEncodeError:  # a lone surrogate
+        return False
+    return (
+        0 < size <= MAX_NAME_BYTES
+        and not name.startswith(".")
+        and not any(c in name for c in "/\\")
+        and all(c.isprintable() for c in name)
     )
 
 
