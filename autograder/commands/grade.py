@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -18,6 +19,7 @@ from autograder.commands.common import (
 )
 from autograder.course.assignment import Assignment
 from autograder.errors import ConfigError
+from autograder.grading.array_job import shard_option
 from autograder.grading.batch import Item, discover, shard
 from autograder.grading.gradebook import Entry, Gradebook
 from autograder.grading.isolation_warning import isolation_warning
@@ -25,6 +27,7 @@ from autograder.grading.progress import Progress
 from autograder.grading.runners import Runner
 from autograder.report import FORMATS
 from autograder.report.batch import grade_class
+from autograder.report.long_list import long_list
 from autograder.report.terminal import render_class, render_grade, render_grade_line
 from autograder.safe_text import printable
 
@@ -47,8 +50,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     add_jobs(parser)
     parser.add_argument(
-        "--shard", metavar="I/N", help="grade only the I-th of N deterministic shards"
-    )
+        "--shard", metavar="I/N",
+        help="grade only the I-th of N deterministic shards; auto/N (or auto) in a task of a "
+        "Kubernetes Indexed Job, a Slurm job array or an AWS Batch array job reads I (and N) "
+        "from its environment",
+    )  # fmt: skip
     parser.add_argument("--regrade", action="store_true", help="grade again what is already graded")
     parser.add_argument(
         "--manifest", type=Path,
@@ -71,10 +77,7 @@ def run(args: argparse.Namespace) -> int:
     if not items:
         raise ConfigError(_nothing_to_grade(args.submissions, args.manifest, spec.module))
     if args.shard:
-        index, _, count = args.shard.partition("/")
-        if not (index.isdigit() and count.isdigit()):
-            raise ConfigError(f"--shard {args.shard!r}: write i/n, e.g. --shard 2/4")
-        items = shard(items, int(index), int(count))
+        items = _shard(args.shard, items)
     warning = isolation_warning(assignment)
     if warning:
         print(f"autograder: warning: {warning}", file=sys.stderr)
@@ -98,8 +101,9 @@ def run(args: argparse.Namespace) -> int:
         entries = [e for e in book.entries(spec.name) if e.student in {i.student for i in items}]
     if len(entries) > 1:
         print(render_class(spec, [e.result for e in entries]))
-    for problem in summary.problems:
-        print(f"autograder: {printable(problem)}", file=sys.stderr)
+    problems = long_list(summary.problems, file=args.out / "problems.txt", separator=SEPARATOR)
+    if summary.problems:
+        print(f"autograder: {problems}", file=sys.stderr)
     if summary.grader_errors:
         print(
             f"autograder: {summary.grader_errors} submission(s) ended in a grader error (recorded "
@@ -107,6 +111,23 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return EXIT_OK  # every submission is recorded, grader errors included
+
+
+SEPARATOR = "\nautograder: "
+"""Between the problems `grade` reports: one a line."""
+
+
+def _shard(option: str, items: list[Item]) -> list[Item]:
+    """The items of --shard's shard; an array job's task says which one it took, and why."""
+    index, count, source = shard_option(option, os.environ)
+    chosen = shard(items, index, count)
+    if source is not None:
+        print(
+            f"autograder: shard {index}/{count} from {source}: {len(chosen)} of {len(items)} "
+            "submissions",
+            file=sys.stderr,
+        )
+    return chosen
 
 
 def _nothing_to_grade(paths: Sequence[Path], manifest: Path | None, module: str) -> str:
