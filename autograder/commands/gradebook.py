@@ -10,6 +10,7 @@ from autograder.commands.common import COURSE_HELP, EXIT_OK, Command, course_of
 from autograder.commands.forms import add_forms
 from autograder.errors import ConfigError
 from autograder.grading.gradebook import Gradebook, merge
+from autograder.report.long_list import beside, long_list
 from autograder.safe_text import printable
 
 
@@ -103,29 +104,30 @@ def _lms_file(args: argparse.Namespace, folder: Path) -> int:
         f"wrote {args.out} ({args.lms}): {export.rows} roster students, "
         f"{len(matching.matched)} with a graded submission, {done.columns} assignment column(s)"
     ))  # fmt: skip
+    out: Path = args.out
+    listed = long_list(ungraded, file=beside(out, "ungraded"))
     if ungraded:
-        print(printable(f"no grades in {folder} (no column) for: {', '.join(ungraded)}"))
-    if matching.unmatched_submissions:
-        print(printable(
-            f"{len(matching.unmatched_submissions)} submission(s) match no roster line (not in "
-            f"the file): {', '.join(matching.unmatched_submissions)}"
-        ))  # fmt: skip
-    if matching.without_submission:
-        names = ", ".join(f"{s.name} ({s.student_id})" for s in matching.without_submission)
+        print(printable(f"no grades in {folder} (no column) for: {listed}"))
+    unmatched = matching.unmatched_submissions
+    listed = long_list(unmatched, file=beside(out, "unmatched"))
+    if unmatched:
+        print(f"{len(unmatched)} submission(s) match no roster line (not in the file): {listed}")
+    absent = [f"{s.name} ({s.student_id})" for s in matching.without_submission]
+    listed = long_list(absent, file=beside(out, "without-submission"))
+    if absent:
         cell = "0" if args.missing == "zero" else "a blank cell"
-        print(printable(
-            f"{len(matching.without_submission)} roster student(s) without any graded "
-            f"submission ({cell}): {names}"
-        ))  # fmt: skip
+        print(f"{len(absent)} roster student(s) without any graded submission ({cell}): {listed}")
     for heading, blank in export.blank.items():
-        if blank and len(blank) != len(matching.without_submission):
-            shown = ", ".join(blank[:20]) + (", …" if len(blank) > 20 else "")
-            print(printable(f"{heading}: {len(blank)} blank cell(s), student_id {shown}"))
+        # blank cells of the students above alone are not news; other blank cells are
+        news = bool(blank) and len(blank) != len(absent)
+        listed = long_list(blank if news else [], file=beside(out, f"{heading}.blank"))
+        if news:
+            print(printable(f"{heading}: {len(blank)} blank cell(s), student_id {listed}"))
     for heading, failed in export.grader_errors.items():
+        listed = long_list(failed, file=beside(out, f"{heading}.grader-errors"))
         if failed:
             print(printable(
-                f"{heading}: {len(failed)} grader error(s) left blank, regrade them: "
-                f"{', '.join(failed)}"
+                f"{heading}: {len(failed)} grader error(s) left blank, regrade them: {listed}"
             ))  # fmt: skip
     return EXIT_OK
 
