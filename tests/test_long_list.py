@@ -7,11 +7,14 @@ import contextlib
 import io
 from pathlib import Path
 
+import pytest
+
 from autograder.cli import main
 from autograder.course.course import Course
 from autograder.grading.gradebook import Entry, Gradebook
 from autograder.grading.results import SubmissionResult
 from autograder.report.long_list import beside, long_list
+from tests.conftest import ClassBuilder
 
 ESCAPES = "mallory\x1b]0;owned\x07\x1b[2J\nscore: 100"
 """A student name that sets the terminal's title, clears the screen and starts a fake line."""
@@ -118,3 +121,26 @@ def test_gradebook_lms_prints_ten_unmatched_names_and_files_the_rest(
     assert lines[5].endswith(": 1 grader error(s) left blank, regrade them: ben")
     assert not (tmp_path / "grades.csv.without-submission.txt").exists()
     assert all("\x1b" not in line for line in lines)
+
+
+def test_grade_prints_ten_problems_and_files_the_rest(
+    tmp_path: Path, make_class: ClassBuilder, course: Course, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Twelve submissions whose result files cannot be written (a file stands where their
+    folder goes): ten problems on the terminal, all twelve in OUT/problems.txt."""
+    names = [ESCAPES] + [f"stu{n:02}" for n in range(11)]
+    folder = make_class(tmp_path / "class", dict.fromkeys(names, "correct_vectorised"))
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "vectors").write_text("not a folder")
+    code = main(["grade", str(folder), "--out", str(out), "--jobs", "2",
+                 "--course", str(course.root), "--assignment", "vectors"])  # fmt: skip
+    assert code == 0
+    err = capsys.readouterr().err
+    problems = [line for line in err.splitlines() if "result files could not be made" in line]
+    assert len(problems) == 10
+    assert f"autograder: … and 2 more (all 12 in {out / 'problems.txt'})" in err.splitlines()
+    written = (out / "problems.txt").read_text(encoding="utf-8").splitlines()
+    assert len(written) == 12 and sorted(written)[-1].startswith("stu10: the folder")
+    assert sorted(written)[0].startswith(f"{SHOWN_ESCAPES}: the folder for its result files")
+    assert "\x1b" not in err and "\x1b" not in "".join(written)
