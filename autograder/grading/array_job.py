@@ -53,7 +53,7 @@ def shard_option(text: str, environ: Mapping[str, str]) -> tuple[int, int, str |
     index, _, count = text.partition("/")
     if not (_WHOLE.fullmatch(index) and _WHOLE.fullmatch(count)):
         raise ConfigError(
-            f"--shard {printable(repr(text))}: write I/N (e.g. --shard 2/4), or auto/N in an "
+            f"--shard {printable(short_repr(text))}: write I/N (e.g. --shard 2/4), or auto/N in an "
             "array job (Kubernetes, Slurm, AWS Batch)"
         )
     return int(index), int(count), None
