@@ -257,7 +257,8 @@ def grade_class(
     student's attempt by the rubric's rule (count_attempts): neither needs a regrade.
 
     `write_files(student, result)` writes a recorded result's files, if any, and returns the
-    problems it met (autograder.report.batch writes them in the report formats)."""
+    problems it met (autograder.report.batch writes them in the report formats); of a
+    student's attempts, only the latest one's are written (the gradebook holds them all)."""
     spec = assignment.spec
     rubric = assignment.grading_hash()
     run_id = uuid.uuid4().hex[:12]
@@ -276,6 +277,9 @@ def grade_class(
             )
 
         todo = [item for item in items if regrade or not current(item)]
+        latest: dict[str, str] = {}
+        for item in items:
+            latest[item.student] = max(latest.get(item.student, item.attempt), item.attempt)
         skipped = tuple(item.student for item in items if item not in todo)
         graded: list[Entry] = []
         problems: list[str] = []
@@ -301,7 +305,8 @@ def grade_class(
                 )
                 if problem is not None:
                     problems.append(problem)
-                problems += write_files(item.student, result)
+                if item.attempt == latest[item.student]:  # one file per student: the latest
+                    problems += write_files(item.student, result)
                 graded.append(entry)
                 on_result(entry, len(graded), len(todo))
         count_attempts(book, assignment)
