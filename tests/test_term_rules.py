@@ -257,6 +257,12 @@ def test_a_regrade_keeps_the_earlier_result_and_says_what_changed(tmp_path: Path
         assert (change.before, change.after, change.kept_earlier) == (9, 5, True)
         assert describe(change)[0].endswith("9 → 5 / 10, never_lower: the earlier result is kept")
         write_changes_csv([change], tmp_path / "changes.csv")
+    merge([tmp_path / "out"], tmp_path / "merged")  # the history goes along
+    with Gradebook(tmp_path / "merged") as merged:
+        assert [(e.result.score, e.outcome) for e in merged.history("vectors")] == [
+            (10, "replaced"), (5, "refused")
+        ]  # fmt: skip
+        assert changes(merged, "vectors") == [change]
     with (tmp_path / "changes.csv").open(encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
     assert [row["test"] for row in rows] == ["scale works", "random vectors"]
