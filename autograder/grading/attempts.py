@@ -4,7 +4,7 @@
 ones, the latest. "last_before_due": the latest attempt submitted by the student's own due
 date plus the grace period (an attempt without a time counts as on time); when every attempt
 is later, the earliest late one counts, with its penalty (the student's first answer after
-the due date, not one polished for days past it).
+the due date, not one polished for days past it). With no due date, every attempt is on time.
 """
 
 from __future__ import annotations

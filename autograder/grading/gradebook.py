@@ -248,21 +248,24 @@ class Gradebook:
     ) -> bool:
         """Write one attempt and its tests (and the module's source, when it was read, cut at
         MAX_SOURCE_CHARS), atomically. An earlier grade of the same attempt goes to the
-        history; with `never_lower`, a graded result scoring lower than the earlier one goes
-        there instead (refused, and False is returned), the earlier one then standing for this
-        rubric. The student's last attempt is made the counted one (set_counted changes it)."""
+        history; with `never_lower`, a graded result scoring lower than the earlier one of the
+        same content goes there instead (refused, and False is returned), the earlier one then
+        standing for this rubric. The student's last attempt is made the counted one
+        (set_counted changes it)."""
         result = entry.result
         key = (entry.assignment, entry.student, entry.attempt)
         with self._transaction() as db:
             earlier = db.execute(
-                "SELECT run_id, rubric_hash, late_penalty, result_json, status, score "
-                "FROM submissions WHERE assignment = ? AND student = ? AND attempt = ?",
+                "SELECT run_id, rubric_hash, late_penalty, result_json, status, score, "
+                "content_hash FROM submissions "
+                "WHERE assignment = ? AND student = ? AND attempt = ?",
                 key,
             ).fetchone()
             if (
                 never_lower
                 and earlier is not None
                 and earlier[4] == result.status == "graded"
+                and earlier[6] == entry.content_hash  # the same submission, graded again
                 and result.score < earlier[5]
             ):
                 db.execute(
