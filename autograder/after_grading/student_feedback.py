@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
@@ -50,6 +50,19 @@ class Sheet:
     notes: tuple[str, ...]
     groups: tuple[SheetGroup, ...] = ()
     """The functions the tests are about, in the order their first test comes."""
+    attempts: tuple[SheetAttempt, ...] = ()
+    """The student's attempts, in time order, when there is more than one."""
+
+
+@dataclass(frozen=True)
+class SheetAttempt:
+    """One attempt in the history: when, its score as the student may see it now, and
+    whether it is the one that counts (said in words)."""
+
+    number: int
+    submitted_at: str
+    score: str
+    counts: str
 
 
 @dataclass(frozen=True)
@@ -104,10 +117,12 @@ def write_feedback(
     *,
     after_due: bool | None = None,
     now: datetime,
+    attempts: Mapping[str, Sequence[Entry]] | None = None,
 ) -> list[Path]:
     """Write every entry's feedback (HTML and Markdown) under `folder/ASSIGNMENT/`. With
     `after_due` None, the due date of the rubric's late policy decides (no due date: the tests
-    shown after it stay held back)."""
+    shown after it stay held back). `attempts`: every attempt of each student
+    (Gradebook.attempts), listed when a student made more than one."""
     released = results_released_at(spec.late)
     if after_due is None:
         after_due = released is not None and now >= released
@@ -115,6 +130,9 @@ def write_feedback(
     written = []
     for entry in entries:
         sheet = make_sheet(entry, spec, after_due=after_due, released=released)
+        history = (attempts or {}).get(entry.student, ())
+        if len(history) > 1:
+            sheet = replace(sheet, attempts=attempt_lines(history, after_due=after_due))
         page = feedback_path(folder, spec.name, entry.student)
         page.write_text(render_html(sheet), encoding="utf-8")
         markdown = feedback_path(folder, spec.name, entry.student, ".md")
@@ -140,7 +158,9 @@ def make_sheet(
     if entry.submitted_at:
         lines.append(f"Submitted at {entry.submitted_at}.")
     if spec.late is not None:
-        lines.append(f"Due {spec.late.due.isoformat()}.")
+        own = spec.late.due_for(entry.student)
+        yours = " (your extension)" if own != spec.late.due else ""
+        lines.append(f"Due {own.isoformat()}{yours}.")
     if entry.late_penalty:
         lines.append(
             f"Late penalty: {_fmt(entry.late_penalty)} points off {_fmt(result.score)} "
@@ -149,10 +169,14 @@ def make_sheet(
             else f"A late penalty of {_fmt(entry.late_penalty)} points applies."
         )
     if not view.complete:
-        when = f" ({released.isoformat()})" if released else ""
+        extended = spec.late is not None and spec.late.last_due > spec.late.due
+        if released and extended:
+            when = f"held back until {released.isoformat()}, when the last extension ends"
+        else:
+            when = "shown after the due date" + (f" ({released.isoformat()})" if released else "")
         lines.append(
             f"{view.withheld} more tests ({_fmt(view.withheld_points)} points) are graded too; "
-            f"their results are shown after the due date{when}."
+            f"their results are {when}."
         )
     titles = {part.name: part.title for part in spec.parts}
     parts = tuple(
@@ -166,6 +190,25 @@ def make_sheet(
             "their inputs."
         )
     return Sheet(title, entry.student, headline, tuple(lines), parts, tests, result.notes, groups)
+
+
+def attempt_lines(history: Sequence[Entry], *, after_due: bool) -> tuple[SheetAttempt, ...]:
+    """Each attempt's line in the history: its final score once every test is shown, before
+    that the points of the tests shown now (an earlier attempt tells no more than the last)."""
+    lines = []
+    for entry in history:
+        view = student_view(entry.result, after_due=after_due)
+        if entry.result.status != "graded":
+            score = "not graded"
+        elif view.complete:
+            score = f"{_fmt(entry.final_score)} / {_fmt(entry.result.max_score)}"
+        else:
+            shown, of = view.shown_score
+            score = f"{_fmt(shown)} / {_fmt(of)} on the tests shown now"
+        counts = "this attempt counts" if entry.counted else "does not count"
+        when = entry.submitted_at or "time not recorded"
+        lines.append(SheetAttempt(entry.attempt_number, when, score, counts))
+    return tuple(lines)
 
 
 def _grouped_tests(
@@ -258,6 +301,16 @@ def render_html(sheet: Sheet) -> str:
             "<h2>Points per part</h2><table id='parts'><tr><th>part</th><th>what it covers</th>"
             f"<th>points</th></tr>{rows}</table>"
         )
+    if sheet.attempts:
+        rows = "".join(
+            f"<tr><td>{a.number}</td><td>{e(a.submitted_at)}</td><td>{e(a.score)}</td>"
+            f"<td>{e(a.counts)}</td></tr>"
+            for a in sheet.attempts
+        )
+        body.append(
+            "<h2>Your attempts</h2><table id='attempts'><tr><th>attempt</th><th>submitted at"
+            f"</th><th>score</th><th>counts?</th></tr>{rows}</table>"
+        )
     if sheet.groups:
         body.append("<h2>Tests</h2>")
     for group in sheet.groups:
@@ -330,6 +383,13 @@ def render_markdown(sheet: Sheet) -> str:
         lines += ["", "## Points per part", "", "| part | what it covers | points |"]
         lines.append("|---|---|---|")
         lines += [f"| {m(p)} | {m(t)} | {m(pts)} |" for p, t, pts in sheet.parts]
+    if sheet.attempts:
+        lines += ["", "## Your attempts", "", "| attempt | submitted at | score | counts? |"]
+        lines.append("|---|---|---|---|")
+        lines += [
+            f"| {a.number} | {m(a.submitted_at)} | {m(a.score)} | {m(a.counts)} |"
+            for a in sheet.attempts
+        ]
     if sheet.groups:
         lines += ["", "## Tests"]
     for group in sheet.groups:

@@ -21,12 +21,13 @@ SHOWN_AFTER_DUE = frozenset({"after_due_date", "after_published"})
 
 
 def results_released_at(policy: LatePolicy | None) -> datetime | None:
-    """When the results held back until the due date may be shown: the due date plus its grace
-    period, or the cut-off when late submissions are accepted until then (a student who saw the
-    hidden tests could still resubmit before it). None: the rubric sets no due date."""
+    """When the results held back until the due date may be shown, to everyone: the last due
+    date (the rubric's, or the last extension's) plus its grace period, or the cut-off when
+    late submissions are accepted until then (a student who saw the hidden tests, or was told
+    them, could still resubmit before it). None: the rubric sets no due date."""
     if policy is None:
         return None
-    released = policy.due + timedelta(minutes=policy.grace_minutes)
+    released = policy.last_due + timedelta(minutes=policy.grace_minutes)
     if policy.cutoff_days is not None:
         released += timedelta(days=policy.cutoff_days)
     return released

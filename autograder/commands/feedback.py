@@ -7,6 +7,7 @@ from pathlib import Path
 
 from autograder.after_grading.graded import graded_books
 from autograder.commands.common import EXIT_OK, Command, add_assignment, add_course, course_of
+from autograder.grading.gradebook import Gradebook
 from autograder.safe_text import file_stem, printable
 
 
@@ -38,7 +39,11 @@ def run(args: argparse.Namespace) -> int:
     now = datetime.now(timezone.utc)
     for name, entries in graded_books(args.folder, args.assignment).items():
         spec = course.rubric.assignment(name)
-        written = write_feedback(entries, spec, args.out, after_due=args.after_due, now=now)
+        with Gradebook(args.folder) as book:
+            attempts = book.attempts(name)
+        written = write_feedback(
+            entries, spec, args.out, after_due=args.after_due, now=now, attempts=attempts
+        )
         folder = args.out / file_stem(name)
         print(printable(f"wrote {folder}/: feedback for {len(written)} students (HTML, Markdown)"))
     return EXIT_OK

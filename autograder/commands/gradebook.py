@@ -36,7 +36,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _add_options(parser: argparse.ArgumentParser, *, merging: bool = False) -> None:
     """The options of `gradebook OUT`; `merge` shows only --out and accepts the others."""
     shown = (lambda text: argparse.SUPPRESS) if merging else (lambda text: text)
-    parser.add_argument("--csv", type=Path, help=shown("write the gradebook as CSV here"))
+    parser.add_argument(
+        "--csv", type=Path,
+        help=shown("write the gradebook as CSV here (with --changes: the changes)"),
+    )  # fmt: skip
+    parser.add_argument(
+        "--changes", action="store_true",
+        help=shown("list each student whose score the latest regrade changed: the score "
+                   "before and after, and each test that changed"),
+    )  # fmt: skip
+    parser.add_argument("--assignment", help=shown("with --changes: only this assignment"))
     parser.add_argument(
         "--out", type=Path,
         help="the folder of the merged gradebook" if merging else
@@ -62,6 +71,8 @@ def _add_options(parser: argparse.ArgumentParser, *, merging: bool = False) -> N
 def run(args: argparse.Namespace) -> int:
     """`gradebook OUT --csv FILE` or `gradebook OUT --lms LMS --roster ROSTER --out FILE`."""
     folders: list[Path] = args.folders
+    if len(folders) == 1 and args.changes:
+        return _changes(args, folders[0])
     if len(folders) == 1 and args.lms:
         return _lms_file(args, folders[0])
     if len(folders) != 1 or not args.csv:
@@ -88,6 +99,26 @@ def run_merge(args: argparse.Namespace) -> int:
         raise ConfigError("usage: autograder gradebook merge OUT1 OUT2 ... --out OUT")
     count = merge(args.folders, args.out)
     print(f"merged {len(args.folders)} gradebooks into {args.out}: {count} submissions")
+    return EXIT_OK
+
+
+def _changes(args: argparse.Namespace, folder: Path) -> int:
+    """`gradebook OUT --changes [--assignment NAME] [--csv FILE]`."""
+    from autograder.after_grading.graded import graded_names
+    from autograder.grading.regrades import changes, describe, write_changes_csv
+
+    found = []
+    with Gradebook(folder) as book:
+        for name in graded_names(folder, args.assignment):
+            listed = changes(book, name)
+            print(printable(f"{name}: {len(listed)} attempt(s) changed by the latest regrade"))
+            for change in listed:
+                for line in describe(change):
+                    print(printable(line))
+            found += listed
+    if args.csv:
+        write_changes_csv(found, args.csv)
+        print(printable(f"wrote {len(found)} change(s) to {args.csv}"))
     return EXIT_OK
 
 
@@ -138,7 +169,9 @@ COMMAND = Command(
     description="`gradebook OUT --csv FILE`: one row per student (status, score, late "
     "penalty, final score, each part, each test). `gradebook OUT --lms canvas|moodle|csv "
     "--roster ROSTER --out FILE`: the file the LMS's grade import reads, one row per roster "
-    "student, final scores. `gradebook merge OUT1 OUT2 ... --out OUT`: merge shard "
+    "student, final scores. `gradebook OUT --changes [--assignment NAME] [--csv FILE]`: "
+    "what the latest regrade changed, per student, before anything is published. "
+    "`gradebook merge OUT1 OUT2 ... --out OUT`: merge shard "
     "gradebooks graded under the same rubric.",
     add_arguments=add_arguments,
     run=run,

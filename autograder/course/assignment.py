@@ -48,6 +48,8 @@ WARM_UP_FILE = "warm_up.py"
 NOTEBOOK_SOURCE = "notebook.py"
 SAMPLE_CLASS = "sample_class"
 CORPUS_FILE = "independent_corpus.py"
+NOT_GRADING = ("late", "attempts", "never_lower")
+"""Rubric keys that decide penalties and which attempt counts, never a test's result."""
 """Optional: student code from public sources that `validate` judges the hints on."""
 RELEASE_ROOT = "student_template"
 MAX_WARM_UP_BYTES = 64 * 1024
@@ -170,10 +172,17 @@ class Assignment:
     # -- what decides a grade ------------------------------------------------------------------
 
     def grading_hash(self) -> str:
-        """A hash of everything that decides this assignment's grades: its rubric table, its
-        reference, and every Python file of its folder but the sample class. Another
-        assignment's table or files do not change it."""
-        table = json.dumps(dataclasses.asdict(self.spec), sort_keys=True, default=str)
+        """A hash of everything that decides this assignment's test results: its rubric table
+        (but NOT_GRADING), its reference, and every Python file of its folder but the sample
+        class. Another assignment's table or files do not change it.
+
+        The late policy (extensions included) and the choice of the counted attempt are left
+        out: `grade` computes penalties and the counted attempt again on every run, from the
+        recorded results, so a new extension re-penalises without regrading anyone."""
+        decides = dataclasses.asdict(self.spec)
+        for what in NOT_GRADING:
+            decides.pop(what)
+        table = json.dumps(decides, sort_keys=True, default=str)
         digest = hashlib.sha256(table.encode())
         shared = sorted(self.shared_folder.rglob("*.py")) if self.shared_folder.is_dir() else []
         sources = [self.reference, *sorted(self._python_files()), *shared]

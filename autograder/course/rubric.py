@@ -10,6 +10,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Literal, NoReturn
 
+from autograder.course.extensions import Extension, read_extensions
 from autograder.errors import ConfigError
 from autograder.sandbox.limits import Limits
 from autograder.tolerance import DEFAULT_ATOL, DEFAULT_RTOL
@@ -61,6 +62,18 @@ class LatePolicy:
     grace_minutes: float = 0.0
     penalty_per_day: float = 0.0
     cutoff_days: int | None = None
+    extensions: tuple[Extension, ...] = ()
+    """Students with their own due date (`extensions = "FILE"`, extensions.py): the grace
+    period, the penalty and the cut-off count from it."""
+
+    def due_for(self, student: str | None) -> datetime:
+        """The due date of `student`: their extension's, or the rubric's."""
+        return next((e.due for e in self.extensions if e.student == student), self.due)
+
+    @property
+    def last_due(self) -> datetime:
+        """The latest due date of anyone: the rubric's, or the last extension's."""
+        return max([self.due, *(e.due for e in self.extensions)])
 
 
 @dataclass(frozen=True)
@@ -89,6 +102,12 @@ class AssignmentSpec:
     (the whole result, score included, is shown only after the due date)."""
     symbolic: SymbolicPolicy = field(default_factory=SymbolicPolicy)
     late: LatePolicy | None = None
+    attempts: str = "last"
+    """Which of a student's attempts counts: "last", "best" (by final score) or
+    "last_before_due" (their own due date; when none is before it, the earliest late one,
+    with its penalty)."""
+    never_lower: bool = False
+    """A regrade that scores an attempt lower keeps the earlier result."""
     manual: tuple[ManualPart, ...] = ()
     """Graded by people, outside `max_score` (the automatic points)."""
     may_modify_inputs: tuple[str, ...] = ()
@@ -198,6 +217,8 @@ def _assignment(reader: _Reader, name: str, table: Mapping[str, Any]) -> Assignm
             "manual",
             "preload",
             "may_modify_inputs",
+            "attempts",
+            "never_lower",
         },
     )
     module = reader.string(table, "module", key)
@@ -241,6 +262,14 @@ def _assignment(reader: _Reader, name: str, table: Mapping[str, Any]) -> Assignm
         )
     limits, bubblewrap, isolation = _limits(reader, table, f"{key}.limits")
     seed = reader.number(table, "seed", key) if "seed" in table else 0
+    attempts = reader.string(table, "attempts", key) if "attempts" in table else "last"
+    if attempts not in ATTEMPT_RULES:
+        reader.fail(
+            f"{key}.attempts", f"must be one of {', '.join(ATTEMPT_RULES)}, got {attempts!r}"
+        )
+    never_lower = table.get("never_lower", False)
+    if not isinstance(never_lower, bool):
+        reader.fail(f"{key}.never_lower", f"must be true or false, got {never_lower!r}")
     return AssignmentSpec(
         name=name,
         title=reader.string(table, "title", key),
@@ -263,6 +292,8 @@ def _assignment(reader: _Reader, name: str, table: Mapping[str, Any]) -> Assignm
         score_before_due=score_before_due,
         symbolic=_symbolic(reader, table, f"{key}.symbolic"),
         late=_late(reader, table, f"{key}.late"),
+        attempts=attempts,
+        never_lower=never_lower,
         manual=_manual(reader, table, f"{key}.manual", {part.name for part in parts}),
         preload=_preload(reader, table, f"{key}.preload"),
         may_modify_inputs=_names(reader, table, "may_modify_inputs", key),
@@ -314,13 +345,14 @@ def _manual(
 
 
 LATE_KEYS = ("grace_minutes", "penalty_per_day", "cutoff_days")
+ATTEMPT_RULES = ("last", "best", "last_before_due")
 
 
 def _late(reader: _Reader, table: Mapping[str, Any], key: str) -> LatePolicy | None:
     if "late" not in table:
         return None
     given = reader.table(table, "late", key)
-    reader.only_keys(given, key, {"due", *LATE_KEYS})
+    reader.only_keys(given, key, {"due", "extensions", *LATE_KEYS})
     due = given.get("due")
     example = "a date and time such as 2026-12-01T23:59:00Z"
     if isinstance(due, str):
@@ -334,11 +366,17 @@ def _late(reader: _Reader, table: Mapping[str, Any], key: str) -> LatePolicy | N
     if any(value < 0 for value in numbers.values()):
         reader.fail(key, "grace_minutes, penalty_per_day and cutoff_days cannot be negative")
     cutoff = numbers.get("cutoff_days")
+    due = due if due.tzinfo else due.replace(tzinfo=timezone.utc)
+    extensions: tuple[Extension, ...] = ()
+    if "extensions" in given:
+        written = reader.string(given, "extensions", key)
+        extensions = read_extensions(reader.path.parent / written, due)
     return LatePolicy(
-        due=due if due.tzinfo else due.replace(tzinfo=timezone.utc),
+        due=due,
         grace_minutes=numbers.get("grace_minutes", 0.0),
         penalty_per_day=numbers.get("penalty_per_day", 0.0),
         cutoff_days=None if cutoff is None else int(cutoff),
+        extensions=extensions,
     )
 
 

@@ -2,8 +2,12 @@
 
 ROOT is laid out as Gradescope's /autograder: `source/course` (from the zip), `submission/`,
 `submission_metadata.json`, `results/`. The submission time in the metadata feeds the rubric's
-late policy. Whatever happens, `results/results.json` is written: a failure of the grader
-becomes a zero with a message, never Gradescope's "the autograder failed to execute".
+late policy, and so does the student's own due date: Gradescope lists each submitter under
+`users`, and an extension granted on Gradescope shows as that user's `assignment.due_date`
+(and `late_due_date`), beside the assignment's own dates
+(https://gradescope-autograders.readthedocs.io/en/latest/submission_metadata/).
+Whatever happens, `results/results.json` is written: a failure of the grader becomes a zero
+with a message, never Gradescope's "the autograder failed to execute".
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from typing import Any
 
 from autograder.after_grading.visibility import results_released_at
 from autograder.course.course import Course
-from autograder.course.rubric import AssignmentSpec
+from autograder.course.rubric import AssignmentSpec, LatePolicy
 from autograder.gradescope.results import gradescope_results
 from autograder.grading.batch import late_penalty
 from autograder.grading.runners import Runner
@@ -61,32 +65,70 @@ def grade(root: Path, assignment: str | None) -> tuple[SubmissionResult, Assignm
     spec = chosen.spec
     with Runner(chosen, hide=(root / "results",)) as runner:
         result = runner.grade(root / "submission")
-    submitted_at = _submitted_at(root / "submission_metadata.json")
-    penalty = late_penalty(result, submitted_at, spec.late)
+    metadata = root / "submission_metadata.json"
+    submitted_at = _submitted_at(metadata)
+    policy = own_late_policy(metadata, spec.late)
+    penalty = late_penalty(result, submitted_at, policy)
     when = submitted_at.isoformat() if submitted_at else None
     return replace(result, late_penalty=penalty, submitted_at=when), spec
 
 
 def results_released(metadata: Path, spec: AssignmentSpec, now: datetime | None = None) -> bool:
-    """Whether every test's results may be shown now: Gradescope's late due date (or its due
-    date) has passed, by the submission's metadata; without one, the rubric's late policy
-    (results_released_at). With neither, not released: only what is shown at once counts."""
+    """Whether every test's results may be shown now: the student's late due date (or due
+    date) has passed, their own (an extension on Gradescope) before the assignment's, by the
+    submission's metadata; without one, the rubric's late policy (results_released_at). When
+    the rubric lists extensions, not before the last of them has passed either: the metadata
+    knows only this student's. With neither date, not released: only what is shown at once
+    counts."""
     moment = now or datetime.now(timezone.utc)
     released_at = None
-    if metadata.is_file():
-        dates = json.loads(metadata.read_text(encoding="utf-8")).get("assignment") or {}
-        for key in ("late_due_date", "due_date"):
-            if isinstance(dates, dict) and isinstance(dates.get(key), str):
-                with contextlib.suppress(ValueError):  # not ISO 8601: the rubric's date
-                    released_at = datetime.fromisoformat(dates[key])
-                    break
-    if released_at is None:
-        released_at = results_released_at(spec.late)
+    for dates in _dates(metadata):
+        released_at = _date(dates, "late_due_date") or _date(dates, "due_date")
+        if released_at is not None:
+            break
+    rubric = results_released_at(spec.late)
+    if released_at is None or (spec.late is not None and spec.late.extensions and rubric):
+        released_at = max(filter(None, (released_at, rubric)), default=None)
     if released_at is None:
         return False
-    if released_at.tzinfo is None:
-        released_at = released_at.replace(tzinfo=timezone.utc)
     return moment >= released_at
+
+
+def own_late_policy(metadata: Path, policy: LatePolicy | None) -> LatePolicy | None:
+    """The rubric's late policy from the student's own due date, when Gradescope gives them
+    one later than the rubric's (an extension); the rubric's policy otherwise."""
+    if policy is None:
+        return None
+    own = next(iter(_dates(metadata)[:-1]), {})  # the first user's dates, not the assignment's
+    due = _date(own, "due_date")
+    if due is None or due <= policy.due:
+        return policy
+    return replace(policy, due=due, extensions=())
+
+
+def _dates(metadata: Path) -> list[dict[str, Any]]:
+    """The first user's own dates (when given), then the assignment's, as metadata tables."""
+    if not metadata.is_file():
+        return []
+    data = json.loads(metadata.read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        return []
+    users = data.get("users")
+    first = users[0] if isinstance(users, list) and users else {}
+    tables = [first.get("assignment") if isinstance(first, dict) else None, data.get("assignment")]
+    return [table if isinstance(table, dict) else {} for table in tables]
+
+
+def _date(table: dict[str, Any], key: str) -> datetime | None:
+    """An ISO 8601 date (no zone: UTC) under `key`; None when absent or unreadable."""
+    value = table.get(key)
+    if not isinstance(value, str):
+        return None
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:  # not ISO 8601: as if absent
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
 def _lock(root: Path) -> None:

@@ -23,7 +23,8 @@ from autograder.course.assignment import Assignment
 from autograder.course.bounded_csv import Bounds, read_rows
 from autograder.course.rubric import LatePolicy
 from autograder.errors import ConfigError
-from autograder.grading.gradebook import Entry, Gradebook
+from autograder.grading.attempts import counted_attempt
+from autograder.grading.gradebook import Entry, Gradebook, attempt_key
 from autograder.grading.runners import RunnerPool
 from autograder.grading.submission import MAX_TOTAL_BYTES, walk_files
 from autograder.protocol.results import SubmissionResult
@@ -32,6 +33,9 @@ from autograder.safe_text import storable
 SUBMISSION_SUFFIXES = (".py", ".ipynb", ".zip")
 MANIFEST_BOUNDS = Bounds(max_bytes=16 * 2**20, max_lines=100_001, max_field_chars=4096)
 """A manifest is a student id, a path (at most PATH_MAX, 4096 bytes) and a time per line."""
+MAX_ATTEMPTS_PER_STUDENT = 100
+"""A manifest listing more attempts of one student is refused (naming the student): each
+attempt is graded, so a runaway export must not grade one student ten thousand times."""
 REHEARSAL_PAYS_FROM = 20
 """Submissions per runner from which its rehearsal (serve.py) saves more CPU than it costs:
 it costs about as much as 20 submissions save (bench/README.md)."""
@@ -44,6 +48,11 @@ class Item:
     student: str
     path: Path
     submitted_at: datetime | None = None
+
+    @property
+    def attempt(self) -> str:
+        """Names this attempt among the student's: its submission time (attempt_key)."""
+        return attempt_key(self.submitted_at)
 
 
 @dataclass(frozen=True)
@@ -94,10 +103,13 @@ def _is_submission_folder(folder: Path, module: str) -> bool:
 
 
 def _from_manifest(manifest: Path) -> list[Item]:
-    """A CSV with the columns student_id, path and (optionally) submitted_at in ISO 8601."""
+    """A CSV with the columns student_id, path and (optionally) submitted_at in ISO 8601. A
+    student may have several rows (attempts), each with its own submitted_at, at most
+    MAX_ATTEMPTS_PER_STUDENT."""
     rows = read_rows(manifest, "manifest", MANIFEST_BOUNDS)
     header = list(rows[0].cells) if rows else []
     items = []
+    seen: dict[str, set[str]] = {}
     for row in rows[1:]:
         if not row.cells:
             continue  # a blank line
@@ -112,7 +124,20 @@ def _from_manifest(manifest: Path) -> list[Item]:
             raise ConfigError(
                 f"{manifest}:{row.line}: submitted_at {when!r} is not ISO 8601"
             ) from None
-        items.append(Item(storable(cells["student_id"]), path, at))
+        item = Item(storable(cells["student_id"]), path, at)
+        attempts = seen.setdefault(item.student, set())
+        if item.attempt in attempts:
+            raise ConfigError(
+                f"{manifest}:{row.line}: a second row for {item.student!r} with the same "
+                "submitted_at: each attempt of a student needs its own submission time"
+            )
+        if len(attempts) == MAX_ATTEMPTS_PER_STUDENT:
+            raise ConfigError(
+                f"{manifest}:{row.line}: more than {MAX_ATTEMPTS_PER_STUDENT} attempts of "
+                f"{item.student!r}; list at most {MAX_ATTEMPTS_PER_STUDENT} per student"
+            )
+        attempts.add(item.attempt)
+        items.append(item)
     return items
 
 
@@ -166,13 +191,17 @@ def _bytes_or_mark(file: Path) -> bytes:
 
 
 def late_penalty(
-    result: SubmissionResult, submitted_at: datetime | None, policy: LatePolicy | None
+    result: SubmissionResult,
+    submitted_at: datetime | None,
+    policy: LatePolicy | None,
+    student: str | None = None,
 ) -> float:
-    """Points off for lateness: a share of the maximum per day late, or all after the cut-off."""
+    """Points off for lateness: a share of the maximum per day late, or all after the cut-off;
+    both count from `student`'s own due date (their extension, or the rubric's)."""
     if policy is None or submitted_at is None or result.status != "graded":
         return 0.0
     when = submitted_at if submitted_at.tzinfo else submitted_at.replace(tzinfo=timezone.utc)
-    late = when - (policy.due + timedelta(minutes=policy.grace_minutes))
+    late = when - (policy.due_for(student) + timedelta(minutes=policy.grace_minutes))
     if late <= timedelta(0):
         return 0.0
     days = math.ceil(late / timedelta(days=1))
@@ -189,14 +218,17 @@ filled the disk is removed within moments (slot_quota.py), and then there is roo
 
 
 def record_when_there_is_room(
-    book: Gradebook, entry: Entry, rubric: str, source: str | None
+    book: Gradebook, entry: Entry, rubric: str, source: str | None, *, never_lower: bool = False
 ) -> str | None:
     """Record `entry`; a write the disk has no room for is tried again while room may come
     back (about half a minute). None when recorded, else what the instructor is told: the
     submission is not in the gradebook, and the next `grade` grades it again."""
     for wait in (*DISK_FULL_RETRIES_S, None):
         try:
-            book.record(entry, rubric_hash=rubric, kit_version=__version__, source=source)
+            book.record(
+                entry, rubric_hash=rubric, kit_version=__version__, source=source,
+                never_lower=never_lower,
+            )  # fmt: skip
             return None
         except sqlite3.OperationalError as error:
             if "full" not in str(error) and "disk I/O" not in str(error):
@@ -220,24 +252,34 @@ def grade_class(
     write_files: Callable[[str, SubmissionResult], list[str]] = lambda student, result: [],
     on_result: Callable[[Entry, int, int], None] = lambda entry, done, total: None,
 ) -> BatchSummary:
-    """Grade every item not already in the gradebook (all of them with `regrade`).
+    """Grade every item (attempt) not already in the gradebook (all of them with `regrade`),
+    then penalise every attempt in the gradebook by the late policy in force and count each
+    student's attempt by the rubric's rule (count_attempts): neither needs a regrade.
 
     `write_files(student, result)` writes a recorded result's files, if any, and returns the
-    problems it met (autograder.report.batch writes them in the report formats)."""
+    problems it met (autograder.report.batch writes them in the report formats); of a
+    student's attempts, only the latest one's are written (the gradebook holds them all)."""
     spec = assignment.spec
     rubric = assignment.grading_hash()
     run_id = uuid.uuid4().hex[:12]
     with Gradebook(out) as book:
         book.bind(assignment=spec.name, rubric_hash=rubric)
-        hashes = {item.student: content_hash(item.path) for item in items if item.path.exists()}
-        todo = [
-            item
+        hashes = {
+            (item.student, item.attempt): content_hash(item.path)
             for item in items
-            if regrade
-            or not book.is_current(
-                spec.name, item.student, hashes.get(item.student, ""), rubric, __version__
+            if item.path.exists()
+        }
+
+        def current(item: Item) -> bool:
+            content = hashes.get((item.student, item.attempt), "")
+            return book.is_current(
+                spec.name, item.student, content, rubric, __version__, item.attempt
             )
-        ]
+
+        todo = [item for item in items if regrade or not current(item)]
+        latest: dict[str, str] = {}
+        for item in items:
+            latest[item.student] = max(latest.get(item.student, item.attempt), item.attempt)
         skipped = tuple(item.student for item in items if item not in todo)
         graded: list[Entry] = []
         problems: list[str] = []
@@ -250,15 +292,43 @@ def grade_class(
                 item = futures.pop(future)  # a finished result is not kept past its recording
                 graded_result, source = future.result()
                 result = replace(graded_result, submission=item.student)
-                penalty = late_penalty(result, item.submitted_at, spec.late)
+                penalty = late_penalty(result, item.submitted_at, spec.late, item.student)
                 when = item.submitted_at.isoformat() if item.submitted_at else None
                 result = replace(result, late_penalty=penalty, submitted_at=when)
-                content = hashes.get(item.student, "")
-                entry = Entry(item.student, content, run_id, result, penalty, when, __version__)
-                problem = record_when_there_is_room(book, entry, rubric, source)
+                content = hashes.get((item.student, item.attempt), "")
+                entry = Entry(
+                    item.student, content, run_id, result, penalty, when, __version__,
+                    item.attempt,
+                )  # fmt: skip
+                problem = record_when_there_is_room(
+                    book, entry, rubric, source, never_lower=spec.never_lower
+                )
                 if problem is not None:
                     problems.append(problem)
-                problems += write_files(item.student, result)
+                if item.attempt == latest[item.student]:  # one file per student: the latest
+                    problems += write_files(item.student, result)
                 graded.append(entry)
                 on_result(entry, len(graded), len(todo))
+        count_attempts(book, assignment)
     return BatchSummary(tuple(graded), skipped, tuple(problems))
+
+
+def count_attempts(book: Gradebook, assignment: Assignment) -> None:
+    """Give every attempt of `assignment` in `book` the late penalty of the policy in force
+    (each student's own due date) and count each student's attempt by the rubric's rule.
+    Penalties are computed here, from the recorded score and submission time, rather than
+    kept in the grading hash: granting or changing an extension changes the penalties at the
+    next `grade` run, without grading anyone again."""
+    spec = assignment.spec
+    for student, attempts in book.attempts(spec.name).items():
+        penalised = []
+        for entry in attempts:
+            when = datetime.fromisoformat(entry.submitted_at) if entry.submitted_at else None
+            penalty = late_penalty(entry.result, when, spec.late, student)
+            if penalty != entry.late_penalty:
+                book.set_penalty(spec.name, student, entry.attempt, penalty)
+                entry = replace(entry, late_penalty=penalty)
+            penalised.append(entry)
+        counted = counted_attempt(penalised, spec.attempts, spec.late, student)
+        if not counted.counted or sum(e.counted for e in penalised) != 1:
+            book.set_counted(spec.name, student, counted.attempt)

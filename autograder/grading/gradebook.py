@@ -14,21 +14,25 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
+from typing import NoReturn
 
 from autograder.errors import ConfigError
 from autograder.protocol.results import SubmissionResult
 from autograder.safe_text import spreadsheet_cell
 
 FILE_NAME = "gradebook.sqlite"
-SCHEMA_VERSION = "2"
-"""2: rows per (assignment, student); one rubric hash per assignment."""
+SCHEMA_VERSION = "3"
+"""3: rows per (assignment, student, attempt), and the history of regrades.
+2: rows per (assignment, student); one rubric hash per assignment."""
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS assignments (name TEXT PRIMARY KEY, rubric_hash TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS submissions (
     assignment TEXT NOT NULL,
     student TEXT NOT NULL,
+    attempt TEXT NOT NULL,
     content_hash TEXT NOT NULL,
     rubric_hash TEXT NOT NULL,
     kit_version TEXT NOT NULL,
@@ -40,11 +44,13 @@ CREATE TABLE IF NOT EXISTS submissions (
     submitted_at TEXT,
     duration_s REAL NOT NULL,
     result_json TEXT NOT NULL,
-    PRIMARY KEY (assignment, student)
+    counted INTEGER NOT NULL,
+    PRIMARY KEY (assignment, student, attempt)
 );
 CREATE TABLE IF NOT EXISTS tests (
     assignment TEXT NOT NULL,
     student TEXT NOT NULL,
+    attempt TEXT NOT NULL,
     number INTEGER NOT NULL,
     nodeid TEXT NOT NULL,
     name TEXT NOT NULL,
@@ -54,26 +60,42 @@ CREATE TABLE IF NOT EXISTS tests (
     status TEXT NOT NULL,
     message TEXT,
     hint TEXT,
-    PRIMARY KEY (assignment, student, number),
-    FOREIGN KEY (assignment, student) REFERENCES submissions(assignment, student)
-        ON DELETE CASCADE
+    PRIMARY KEY (assignment, student, attempt, number),
+    FOREIGN KEY (assignment, student, attempt)
+        REFERENCES submissions(assignment, student, attempt) ON DELETE CASCADE
 );
 CREATE TABLE IF NOT EXISTS sources (
     assignment TEXT NOT NULL,
     student TEXT NOT NULL,
+    attempt TEXT NOT NULL,
     source TEXT NOT NULL,
-    PRIMARY KEY (assignment, student),
-    FOREIGN KEY (assignment, student) REFERENCES submissions(assignment, student)
-        ON DELETE CASCADE
+    PRIMARY KEY (assignment, student, attempt),
+    FOREIGN KEY (assignment, student, attempt)
+        REFERENCES submissions(assignment, student, attempt) ON DELETE CASCADE
+);
+CREATE TABLE IF NOT EXISTS history (
+    id INTEGER PRIMARY KEY,
+    assignment TEXT NOT NULL,
+    student TEXT NOT NULL,
+    attempt TEXT NOT NULL,
+    run_id TEXT NOT NULL,
+    rubric_hash TEXT NOT NULL,
+    late_penalty REAL NOT NULL,
+    result_json TEXT NOT NULL,
+    outcome TEXT NOT NULL,
+    by_run TEXT NOT NULL
 );
 """
 MAX_SOURCE_CHARS = 256 * 1024
 """The module source kept per submission (for `similarity`): a student's module is a few KiB."""
+REPLACED, REFUSED = "replaced", "refused"
+"""A history row's outcome: an earlier result a regrade replaced, or a lower regrade that
+`never_lower` refused (the earlier result stayed)."""
 
 
 @dataclass(frozen=True)
 class Entry:
-    """One graded submission as the gradebook holds it."""
+    """One graded submission (one attempt of a student) as the gradebook holds it."""
 
     student: str
     content_hash: str
@@ -82,6 +104,12 @@ class Entry:
     late_penalty: float = 0.0
     submitted_at: str | None = None
     kit_version: str = ""
+    attempt: str = ""
+    """Names the attempt stably: its submission time (attempt_key), "" when none is known."""
+    attempt_number: int = 1
+    """Its place among the student's attempts, by time, from 1."""
+    counted: bool = True
+    """The attempt whose score is the student's (the rubric's `attempts` rule)."""
 
     @property
     def assignment(self) -> str:
@@ -90,6 +118,30 @@ class Entry:
     @property
     def final_score(self) -> float:
         return max(0.0, round(self.result.score - self.late_penalty, 6))
+
+
+@dataclass(frozen=True)
+class Earlier:
+    """A result that is no longer in force: replaced by a regrade, or a lower regrade refused."""
+
+    student: str
+    attempt: str
+    run_id: str
+    rubric_hash: str
+    late_penalty: float
+    result: SubmissionResult
+    outcome: str
+    by_run: str
+    """The run whose grading replaced it (for a refused one: the run that made it)."""
+
+
+def attempt_key(submitted_at: datetime | None) -> str:
+    """An attempt's stable name: its submission time in UTC, written so that names sort by
+    time; "" for a submission whose time is unknown (one attempt per student)."""
+    if submitted_at is None:
+        return ""
+    when = submitted_at if submitted_at.tzinfo else submitted_at.replace(tzinfo=timezone.utc)
+    return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 class Gradebook:
@@ -103,15 +155,23 @@ class Gradebook:
         self._connection.execute("PRAGMA foreign_keys=ON")
         tables = {row[0] for row in self._connection.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'")}  # fmt: skip
+        schema = None
+        if "meta" in tables:
+            row = self._connection.execute("SELECT value FROM meta WHERE key = 'schema'")
+            schema = (row.fetchone() or (None,))[0]
         if "submissions" in tables and "assignments" not in tables:
-            self._connection.close()
-            raise ConfigError(
-                f"{self.path} was written by an older kit (one assignment per gradebook): "
-                "grade into a new --out folder"
-            )
+            self._refuse("one assignment per gradebook")
+        if "submissions" in tables and schema != SCHEMA_VERSION:
+            self._refuse("one attempt per student, no regrade history")
         self._connection.executescript(SCHEMA)
         self._connection.execute(
             "INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,)
+        )
+
+    def _refuse(self, shape: str) -> NoReturn:
+        self._connection.close()
+        raise ConfigError(
+            f"{self.path} was written by an older kit ({shape}): grade into a new --out folder"
         )
 
     def close(self) -> None:
@@ -152,17 +212,24 @@ class Gradebook:
         return dict(rows.fetchall())
 
     def count(self) -> int:
+        """The attempts recorded, of every student and assignment."""
         return int(self._connection.execute("SELECT COUNT(*) FROM submissions").fetchone()[0])
 
     def is_current(
-        self, assignment: str, student: str, content_hash: str, rubric_hash: str, kit_version: str
+        self,
+        assignment: str,
+        student: str,
+        content_hash: str,
+        rubric_hash: str,
+        kit_version: str,
+        attempt: str = "",
     ) -> bool:
-        """Graded already with this content, rubric and kit; a grader error is never current
-        (the grader failed, not the submission: a re-run tries again)."""
+        """This attempt is graded already with this content, rubric and kit; a grader error
+        is never current (the grader failed, not the submission: a re-run tries again)."""
         row = self._connection.execute(
             "SELECT content_hash, rubric_hash, kit_version, status FROM submissions "
-            "WHERE assignment = ? AND student = ?",
-            (assignment, student),
+            "WHERE assignment = ? AND student = ? AND attempt = ?",
+            (assignment, student, attempt),
         ).fetchone()
         return (
             row is not None
@@ -171,56 +238,192 @@ class Gradebook:
         )
 
     def record(
-        self, entry: Entry, *, rubric_hash: str, kit_version: str, source: str | None = None
-    ) -> None:
-        """Write one submission and its tests (and the module's source, when it was read, cut
-        at MAX_SOURCE_CHARS), replacing any earlier grade, atomically."""
+        self,
+        entry: Entry,
+        *,
+        rubric_hash: str,
+        kit_version: str,
+        source: str | None = None,
+        never_lower: bool = False,
+    ) -> bool:
+        """Write one attempt and its tests (and the module's source, when it was read, cut at
+        MAX_SOURCE_CHARS), atomically. An earlier grade of the same attempt goes to the
+        history; with `never_lower`, a graded result scoring lower than the earlier one of the
+        same content goes there instead (refused, and False is returned), the earlier one then
+        standing for this rubric. The student's last attempt is made the counted one
+        (set_counted changes it)."""
         result = entry.result
-        key = (entry.assignment, entry.student)
+        key = (entry.assignment, entry.student, entry.attempt)
         with self._transaction() as db:
-            db.execute("DELETE FROM submissions WHERE assignment = ? AND student = ?", key)
+            earlier = db.execute(
+                "SELECT run_id, rubric_hash, late_penalty, result_json, status, score, "
+                "content_hash FROM submissions "
+                "WHERE assignment = ? AND student = ? AND attempt = ?",
+                key,
+            ).fetchone()
+            if (
+                never_lower
+                and earlier is not None
+                and earlier[4] == result.status == "graded"
+                and earlier[6] == entry.content_hash  # the same submission, graded again
+                and result.score < earlier[5]
+            ):
+                db.execute(
+                    "INSERT INTO history VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (*key, entry.run_id, rubric_hash, entry.late_penalty,
+                     json.dumps(result.to_dict()), REFUSED, entry.run_id),
+                )  # fmt: skip
+                db.execute(
+                    "UPDATE submissions SET rubric_hash = ?, kit_version = ?, run_id = ? "
+                    "WHERE assignment = ? AND student = ? AND attempt = ?",
+                    (rubric_hash, kit_version, entry.run_id, *key),
+                )
+                return False
+            if earlier is not None:
+                db.execute(
+                    "INSERT INTO history VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (*key, *earlier[:4], REPLACED, entry.run_id),
+                )
             db.execute(
-                "INSERT INTO submissions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "DELETE FROM submissions WHERE assignment = ? AND student = ? AND attempt = ?",
+                key,
+            )
+            db.execute(
+                "INSERT INTO submissions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
                 (*key, entry.content_hash, rubric_hash, kit_version, entry.run_id,
                  result.status, result.score, result.max_score, entry.late_penalty,
                  entry.submitted_at, result.duration_s, json.dumps(result.to_dict())),
             )  # fmt: skip
             db.executemany(
-                "INSERT INTO tests VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO tests VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(*key, n, t.nodeid, t.name, t.part, t.score, t.max_score, t.status,
                   t.message, t.hint) for n, t in enumerate(result.tests)],
             )  # fmt: skip
             if source is not None:
                 db.execute(
-                    "INSERT INTO sources VALUES (?, ?, ?)", (*key, source[:MAX_SOURCE_CHARS])
+                    "INSERT INTO sources VALUES (?, ?, ?, ?)", (*key, source[:MAX_SOURCE_CHARS])
                 )
+            self._count(db, entry.assignment, entry.student, None)
+        return True
+
+    def set_counted(self, assignment: str, student: str, attempt: str) -> None:
+        """Make `attempt` the one of `student`'s attempts that counts."""
+        with self._transaction() as db:
+            self._count(db, assignment, student, attempt)
+
+    @staticmethod
+    def _count(db: sqlite3.Connection, assignment: str, student: str, attempt: str | None) -> None:
+        """Count `attempt` (None: the last one) of the student, and no other."""
+        if attempt is None:
+            attempt = db.execute(
+                "SELECT MAX(attempt) FROM submissions WHERE assignment = ? AND student = ?",
+                (assignment, student),
+            ).fetchone()[0]
+        db.execute(
+            "UPDATE submissions SET counted = (attempt = ?) WHERE assignment = ? AND student = ?",
+            (attempt, assignment, student),
+        )
+
+    def set_penalty(self, assignment: str, student: str, attempt: str, penalty: float) -> None:
+        """Change an attempt's late penalty (an extension granted or changed) in place."""
+        key = (assignment, student, attempt)
+        with self._transaction() as db:
+            row = db.execute(
+                "SELECT result_json FROM submissions "
+                "WHERE assignment = ? AND student = ? AND attempt = ?",
+                key,
+            ).fetchone()
+            if row is None:
+                return
+            data = json.loads(row[0])
+            data["late_penalty"] = penalty
+            db.execute(
+                "UPDATE submissions SET late_penalty = ?, result_json = ? "
+                "WHERE assignment = ? AND student = ? AND attempt = ?",
+                (penalty, json.dumps(data), *key),
+            )
 
     def sources(self, assignment: str) -> dict[str, str]:
-        """The module source of each submission of `assignment` that could be read, by student."""
+        """The module source of each student's counted attempt of `assignment` that could be
+        read, by student."""
         rows = self._connection.execute(
-            "SELECT student, source FROM sources WHERE assignment = ? ORDER BY student",
+            "SELECT s.student, s.source FROM sources s JOIN submissions USING "
+            "(assignment, student, attempt) WHERE assignment = ? AND counted = 1 "
+            "ORDER BY s.student",
             (assignment,),
         )
         return dict(rows.fetchall())
 
+    def all_sources(self, assignment: str) -> dict[tuple[str, str], str]:
+        """The module source of every attempt of `assignment`, by (student, attempt)."""
+        rows = self._connection.execute(
+            "SELECT student, attempt, source FROM sources WHERE assignment = ?", (assignment,)
+        )
+        return {(student, attempt): text for student, attempt, text in rows.fetchall()}
+
     def entries(self, assignment: str | None = None) -> list[Entry]:
-        """Every row (of `assignment` only, when named), by assignment and student."""
+        """One row per student, the counted attempt (of `assignment` only, when named), by
+        assignment and student."""
+        return [e for e in self._all(assignment) if e.counted]
+
+    def attempts(self, assignment: str) -> dict[str, list[Entry]]:
+        """Every attempt of every student of `assignment`, by student, each in time order."""
+        history: dict[str, list[Entry]] = {}
+        for entry in self._all(assignment):
+            history.setdefault(entry.student, []).append(entry)
+        return history
+
+    def _all(self, assignment: str | None) -> list[Entry]:
         query = (
             "SELECT student, content_hash, run_id, result_json, late_penalty, submitted_at, "
-            "kit_version FROM submissions"
+            "kit_version, attempt, counted, assignment FROM submissions"
         )
         if assignment is None:
-            rows = self._connection.execute(query + " ORDER BY assignment, student").fetchall()
+            rows = self._connection.execute(
+                query + " ORDER BY assignment, student, attempt"
+            ).fetchall()
         else:
             rows = self._connection.execute(
-                query + " WHERE assignment = ? ORDER BY student", (assignment,)
+                query + " WHERE assignment = ? ORDER BY student, attempt", (assignment,)
+            ).fetchall()
+        entries = []
+        number, previous = 0, None
+        for student, content, run, data, late, at, kit, attempt, counted, name in rows:
+            number = number + 1 if previous == (name, student) else 1
+            previous = (name, student)
+            result = SubmissionResult.from_dict(json.loads(data))
+            entries.append(
+                Entry(student, content, run, result, late, at, kit, attempt, number, bool(counted))
+            )
+        return entries
+
+    def history(self, assignment: str | None = None) -> list[Earlier]:
+        """Every result no longer in force (of `assignment` only, when named), oldest first."""
+        query = (
+            "SELECT student, attempt, run_id, rubric_hash, late_penalty, result_json, outcome, "
+            "by_run FROM history"
+        )
+        if assignment is None:
+            rows = self._connection.execute(query + " ORDER BY id").fetchall()
+        else:
+            rows = self._connection.execute(
+                query + " WHERE assignment = ? ORDER BY id", (assignment,)
             ).fetchall()
         return [
-            Entry(
-                student, content, run, SubmissionResult.from_dict(json.loads(data)), late, at, kit
-            )
-            for student, content, run, data, late, at, kit in rows
-        ]
+            Earlier(student, attempt, run, rubric, late,
+                    SubmissionResult.from_dict(json.loads(data)), outcome, by)
+            for student, attempt, run, rubric, late, data, outcome, by in rows
+        ]  # fmt: skip
+
+    def add_history(self, earlier: Earlier) -> None:
+        """Keep `earlier` in the history (merge carries a shard's history)."""
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO history VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (earlier.result.assignment, earlier.student, earlier.attempt, earlier.run_id,
+                 earlier.rubric_hash, earlier.late_penalty, json.dumps(earlier.result.to_dict()),
+                 earlier.outcome, earlier.by_run),
+            )  # fmt: skip
 
     def export_csv(self, target: Path, *, parts: dict[str, list[str]]) -> int:
         """One row per student: for each assignment (`parts`: assignment → its part names)
@@ -261,8 +464,9 @@ class Gradebook:
 
 
 def merge(sources: list[Path], target: Path) -> int:
-    """Merge shard gradebooks into the one in `target`; the shards must agree on each
-    assignment's rubric."""
+    """Merge shard gradebooks into the one in `target`: every attempt (the counted one
+    counted still) and the history of regrades; the shards must agree on each assignment's
+    rubric. Returns the number of attempts in `target`."""
     hashes: dict[str, str] = {}
     with Gradebook(target) as merged:
         for source in sources:
@@ -279,12 +483,18 @@ def merge(sources: list[Path], target: Path) -> int:
                             "before it: regrade it with the same grading.toml, tests and reference"
                         )
                     merged.bind(assignment=assignment, rubric_hash=rubric_hash)
-                texts = {name: shard.sources(name) for name in shard.assignments()}
-                for entry in shard.entries():
-                    merged.record(
-                        entry,
-                        rubric_hash=hashes[entry.assignment],
-                        kit_version=entry.kit_version,
-                        source=texts[entry.assignment].get(entry.student),
-                    )
+                for assignment in shard.assignments():
+                    texts = shard.all_sources(assignment)
+                    for entries in shard.attempts(assignment).values():
+                        for entry in entries:
+                            merged.record(
+                                entry,
+                                rubric_hash=hashes[assignment],
+                                kit_version=entry.kit_version,
+                                source=texts.get((entry.student, entry.attempt)),
+                            )
+                        counted = next((e for e in entries if e.counted), entries[-1])
+                        merged.set_counted(assignment, counted.student, counted.attempt)
+                for earlier in shard.history():
+                    merged.add_history(earlier)
         return merged.count()
