@@ -179,6 +179,7 @@ STYLE = (
     "body{font-family:sans-serif;max-width:64em;margin:2em auto;padding:0 1em;color:#111}"
     "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #999;"
     "padding:.2em .6em;text-align:left;vertical-align:top}th{background:#eef}"
+    "th[scope=row]{font-weight:normal;background:#f7f7fb}"
     "#students td{white-space:nowrap}.contents{display:flex;flex-wrap:wrap;gap:.4em 1.5em;"
     "list-style:none;padding:0}.figure{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start}"
     ".figure img{max-width:100%}.group th[scope=rowgroup]{background:#f4f4f4}"
