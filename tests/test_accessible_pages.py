@@ -178,9 +178,13 @@ def test_the_pages_pass_axe_core(entries: list[Entry], course: Course, spec: Ass
     }
     report.write_text(_report(entries, course, links), encoding="utf-8")
     base = "\n".join(f"def f{n}(x):\n    return [v * {n} + x for v in range(x)]" for n in range(12))
-    sources = {"ada": base, HOSTILE: base, "ben": base.replace("+ x", "- x")[:400]}
+    other = "def total(y):\n    acc = 0\n    for i in range(y):\n        acc += i * i\n"
+    sources = {"ada": base, HOSTILE: base, "ben": other * 3 + base.split("\ndef f2")[0]}
     similarity = tmp_path / "similarity.html"
-    similarity.write_text(render_similarity(compare(sources), sources, title="vectors: similar"))
+    comparison = compare(sources, threshold=0.9)  # ben shares 80% of theirs: under it
+    similarity.write_text(render_similarity(comparison, sources, title="vectors: similar"))
+    assert any(HOSTILE in (p.first, p.second) for p in comparison.nearest)
+    assert "<img src=x" not in similarity.read_text() + report.read_text()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     pages = {
         "report": report,

@@ -94,6 +94,7 @@ def test_every_kind_of_submission_keeps_its_source(out: Path, course: Course) ->
     code, printed = _run("similarity", str(out), "--html", str(page), "--assignment", "vectors",
                          "--course", str(course.root))  # fmt: skip
     assert code == 0 and "5 submissions of vectors compared" in printed
+    assert "; the closest pair under it: " in printed.splitlines()[0]  # how near the rest came
     text = page.read_text()
     assert "ada (100%) and cy (100%)" in text and "<b>=1+1" not in text
 

@@ -76,8 +76,8 @@ class Comparison:
     """Fingerprints ignored as shared by much of the class."""
     threshold: float
     nearest: tuple[Pair, ...] = ()
-    """The NEAREST most similar pairs not listed (under the threshold, or sharing too little):
-    how close the class came when no pair, or few, reach it."""
+    """The NEAREST most similar pairs not listed (under the threshold, or sharing too little),
+    each sharing something: how close the class came when no pair, or few, reach it."""
 
 
 NEAREST = 5
@@ -138,7 +138,7 @@ def compare(
         )
         if pair.score >= threshold and pair.shared >= MIN_SHARED:
             pairs.append(pair)
-        else:
+        elif pair.score > 0:  # a pair sharing nothing says nothing of how close the class came
             others.append(pair)
             if len(others) > 4 * NEAREST:  # a large class has many pairs: keep the nearest
                 others.sort(key=lambda p: (-p.score, p.first, p.second))
