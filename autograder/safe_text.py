@@ -9,6 +9,7 @@ such text harmless for one destination, and does nothing to text that is already
 - `xml_text`: characters XML 1.0 forbids are dropped (JUnit files must parse);
 - `spreadsheet_cell`: a cell a spreadsheet would read as a formula gets a leading apostrophe;
 - `short_repr`: a value as a message may quote it, bounded however large the value is;
+- `shorten`: a message cut to a width at a word boundary, the cut marked with "…";
 - `file_stem`: a name as a file name in a results folder: bounded in bytes, and never one
   that another name also gets.
 """
@@ -134,3 +135,19 @@ def short_repr(value: Any, limit: int = 200) -> str:
     except Exception:  # a value whose repr fails is still described
         text = f"<a {type(value).__name__[:80]}>"
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+ELLIPSIS = "…"
+
+
+def shorten(text: str, width: int) -> str:
+    """`text` on one line (runs of white space made one space), at most `width` characters:
+    when longer, cut after its last whole word that fits and ended with "…" (a single word
+    longer than that is cut inside, and still ends with "…")."""
+    flat = " ".join(text.split())
+    if len(flat) <= width:
+        return flat
+    room = max(0, width - len(ELLIPSIS))
+    cut = flat[: room + 1].rfind(" ")  # a space right after the room still ends a word
+    kept = flat[:cut] if cut > 0 else flat[:room]
+    return kept.rstrip(" ,;:.") + ELLIPSIS

@@ -81,3 +81,28 @@ def open_page(context: Any, path: Path) -> tuple[Any, Visit]:
     page.route("**/*", only_local)
     page.goto(path.resolve().as_uri(), wait_until="load")
     return page, visit
+
+
+SERIOUS = ("serious", "critical")
+
+
+def axe_violations(page: Any) -> list[dict[str, Any]]:
+    """axe-core's serious and critical violations on `page` (its rule, impact, what it asks
+    and the elements at fault), printed so a test's output can be quoted."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    found = [
+        {
+            "id": violation["id"],
+            "impact": violation["impact"],
+            "help": violation["help"],
+            "nodes": [" ".join(node["target"]) for node in violation["nodes"]][:10],
+        }
+        for violation in results.response["violations"]
+        if violation.get("impact") in SERIOUS
+    ]
+    others = [v["id"] for v in results.response["violations"] if v.get("impact") not in SERIOUS]
+    print(f"\naxe-core on {page.url[-60:]}: serious or critical violations: {found}")
+    print(f"  (minor or moderate: {others}; rules passed: {len(results.response['passes'])})")
+    return found

@@ -68,15 +68,21 @@ def test_feedback_for_every_kind_of_submission(out: Path, course: Course) -> Non
         assert feedback_path(target, "vectors", student, ".md").is_file()
         assert "<b>=1+1" not in page
     ada = feedback_path(target, "vectors", "ada").read_text()
-    assert "Tests shown now: 8 / 8 points" in ada and "2 more tests (2 points)" in ada
+    assert (
+        "Score so far (tests shown now): 8 of 8 points; 2 more points" in ada
+        and "2 more tests (2 points)" in ada
+    )
     assert "could not be graded" in feedback_path(target, "vectors", "eve").read_text()
     ben = feedback_path(target, "vectors", "ben", ".md").read_text()
-    assert "**What to fix first:** your results match" in ben and "Tests shown now:" in ben
+    assert (
+        "**What to fix first:** your results match" in ben
+        and "Score so far (tests shown now):" in ben
+    )
     assert ben.count("divides by the sum of the entries") == 2  # normalise's, and cosine's
     assert "(same cause as above)" in ben
     after = out / "after"
     _run("feedback", str(out), "--out", str(after), "--after-due", "--course", str(course.root))
-    assert "Score: 10 / 10" in feedback_path(after, "vectors", "dee").read_text()
+    assert "Score: 10 of 10 points" in feedback_path(after, "vectors", "dee").read_text()
 
 
 def test_every_kind_of_submission_keeps_its_source(out: Path, course: Course) -> None:
@@ -88,6 +94,7 @@ def test_every_kind_of_submission_keeps_its_source(out: Path, course: Course) ->
     code, printed = _run("similarity", str(out), "--html", str(page), "--assignment", "vectors",
                          "--course", str(course.root))  # fmt: skip
     assert code == 0 and "5 submissions of vectors compared" in printed
+    assert "; the closest pair under it: " in printed.splitlines()[0]  # how near the rest came
     text = page.read_text()
     assert "ada (100%) and cy (100%)" in text and "<b>=1+1" not in text
 
@@ -103,9 +110,12 @@ def test_the_report_links_each_student_to_their_feedback(out: Path, course: Cour
     links = re.findall(r"href='([^']+)'", page)
     assert len([link for link in links if link.endswith(".html")]) >= len(STUDENTS)
     for link in links:
+        if link.startswith("#"):  # the table of contents: a section of the page itself
+            assert f"<section id='{link[1:]}'" in page, link
+            continue
         assert (report.parent / unquote(unescape(link))).resolve().is_file(), link
     assert "<b>=1+1" not in page and "&lt;b&gt;=1+1 [x](y) &amp;amp;" in page
-    tally = page[page.index("<section id='misconceptions'>") :]
+    tally = page[page.index("<section id='misconceptions'") :]
     assert "<td>2</td><td>normalise_by_sum</td><td>divides by the sum of the entries</td>" in tally
 
 

@@ -273,7 +273,7 @@ def test_grader_failure_exits_1_and_a_missing_layer_is_warned_once(
                  "--assignment", "vectors"])  # fmt: skip
     captured = capsys.readouterr()
     assert code == 1
-    assert captured.out.count("grader_error: the grader's runner failed") == 2
+    assert captured.out.count("grader error: the grader's runner failed") == 2
     assert captured.err == (
         'autograder: warning: grading without any file-system confinement (isolation = "unsafe": '
         "student code can read what its user can read, open sockets and fill the disk); "

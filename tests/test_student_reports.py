@@ -115,7 +115,7 @@ def test_feedback_groups_by_function_and_gives_a_hint_once() -> None:
     assert "### square\\_sum: not implemented yet (2 tests, 0 / 2 points)" in markdown
     assert "`square_sum` is not implemented yet" not in markdown
     page = render_html(sheet)
-    assert page.count(HINT) == 1 and "<h3>normalise: 2 failed</h3>" in page
+    assert page.count(HINT) == 1 and "<h3 id='group-0'>normalise: 2 failed</h3>" in page
 
 
 def test_gradescope_says_same_cause_and_never_points_at_a_hidden_test() -> None:

@@ -98,8 +98,8 @@ def test_a_term_with_an_extension_attempts_and_regrades(
     common = [str(out), "--out", str(feedback), "--course", str(course_copy.root)]
     assert main(["feedback", *common, "--after-due"]) == 0
     ada = (feedback / "vectors" / "ada.md").read_text(encoding="utf-8")
-    assert "| 1 | 2026-12-01T12:00:00+00:00 | 6 / 10 | this attempt counts |" in ada
-    assert "| 2 | 2026-12-02T12:00:00+00:00 | 9 / 10 | does not count |" in ada
+    assert "| 1 | 2026-12-01T12:00:00+00:00 | 6 of 10 points | this attempt counts |" in ada
+    assert "| 2 | 2026-12-02T12:00:00+00:00 | 9 of 10 points | does not count |" in ada
     assert main(["feedback", *common, "--before-due"]) == 0
     ben = (feedback / "vectors" / "ben.md").read_text(encoding="utf-8")
     assert "Due 2026-12-03T23:59:00+00:00 (your extension)." in ben

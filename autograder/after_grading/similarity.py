@@ -75,6 +75,13 @@ class Comparison:
     common_passages: int
     """Fingerprints ignored as shared by much of the class."""
     threshold: float
+    nearest: tuple[Pair, ...] = ()
+    """The NEAREST most similar pairs not listed (under the threshold, or sharing too little),
+    each sharing something: how close the class came when no pair, or few, reach it."""
+
+
+NEAREST = 5
+"""Pairs under the threshold a comparison keeps, most similar first."""
 
 
 def released_stub(assignment: Assignment) -> str:
@@ -119,7 +126,7 @@ def compare(
         )
         fingerprint.raw_code, fingerprint.offsets = texts[name], offsets
         prints[name] = fingerprint
-    pairs = []
+    pairs, others = [], []
     for first, second in itertools.combinations(sorted(prints), 2):
         shared, similarity, slices = compare_files(prints[first], prints[second])
         pair = Pair(
@@ -131,8 +138,15 @@ def compare(
         )
         if pair.score >= threshold and pair.shared >= MIN_SHARED:
             pairs.append(pair)
+        elif pair.score > 0:  # a pair sharing nothing says nothing of how close the class came
+            others.append(pair)
+            if len(others) > 4 * NEAREST:  # a large class has many pairs: keep the nearest
+                others.sort(key=lambda p: (-p.score, p.first, p.second))
+                del others[NEAREST:]
     pairs.sort(key=lambda p: (-p.score, p.first, p.second))
-    return Comparison(tuple(pairs), len(texts), len(common), threshold)
+    others.sort(key=lambda p: (-p.score, p.first, p.second))
+    nearest = tuple(others[:NEAREST])
+    return Comparison(tuple(pairs), len(texts), len(common), threshold, nearest)
 
 
 def _normalised(text: str) -> tuple[str, Any]:

@@ -26,14 +26,10 @@ from autograder.course.rubric import AssignmentSpec
 from autograder.grading.gradebook import Entry
 from autograder.grading.grouping import FAILING, SAME_CAUSE, fix_first_line, grouped, shown_causes
 from autograder.safe_text import file_stem
+from autograder.status_words import TEST_WORDS, submission_word
 
-STATUS_WORDS = {
-    "passed": "passed",
-    "failed": "failed",
-    "error": "error",
-    "not_implemented": "not implemented yet",
-    "timeout": "timed out",
-}
+STATUS_WORDS = TEST_WORDS
+"""A test's status → its word (status_words: the report and the terminal say the same)."""
 
 
 @dataclass(frozen=True)
@@ -45,7 +41,7 @@ class Sheet:
     headline: str
     lines: tuple[str, ...]
     parts: tuple[tuple[str, str, str], ...]
-    """(part, its title, "points / of")."""
+    """(part and its maximum, its title, "points / of"), in the rubric's order."""
     tests: tuple[SheetTest, ...]
     notes: tuple[str, ...]
     groups: tuple[SheetGroup, ...] = ()
@@ -151,10 +147,12 @@ def make_sheet(
     if result.status != "graded":
         why = "could not be graded" if result.status == "ungradable" else "hit a grader error"
         headline = f"Your submission {why}: {result.message or 'no reason was recorded'}"
+        lines.append(f"Status: {submission_word(result)}.")
         if result.status == "grader_error":
             lines.append("This is the grader's failure, not yours: it will be graded again.")
         return Sheet(title, entry.student, headline, tuple(lines), (), (), result.notes, ())
     headline = _headline(view, entry)
+    lines.append(_status_line(view))
     if entry.submitted_at:
         lines.append(f"Submitted at {entry.submitted_at}.")
     if spec.late is not None:
@@ -178,11 +176,7 @@ def make_sheet(
             f"{view.withheld} more tests ({_fmt(view.withheld_points)} points) are graded too; "
             f"their results are {when}."
         )
-    titles = {part.name: part.title for part in spec.parts}
-    parts = tuple(
-        (part, titles.get(part, ""), f"{_fmt(score)} / {_fmt(of)}")
-        for part, (score, of) in view.part_scores().items()
-    )
+    parts = _part_rows(spec, view)
     tests, groups = _grouped_tests(view.shown)
     if any(s.test.private and s.test.status != "passed" for s in view.shown):
         lines.append(
@@ -201,10 +195,10 @@ def attempt_lines(history: Sequence[Entry], *, after_due: bool) -> tuple[SheetAt
         if entry.result.status != "graded":
             score = "not graded"
         elif view.complete:
-            score = f"{_fmt(entry.final_score)} / {_fmt(entry.result.max_score)}"
+            score = f"{_fmt(entry.final_score)} of {_fmt(entry.result.max_score)} points"
         else:
             shown, of = view.shown_score
-            score = f"{_fmt(shown)} / {_fmt(of)} on the tests shown now"
+            score = f"{_fmt(shown)} of {_fmt(of)} points on the tests shown now"
         counts = "this attempt counts" if entry.counted else "does not count"
         when = entry.submitted_at or "time not recorded"
         lines.append(SheetAttempt(entry.attempt_number, when, score, counts))
@@ -267,12 +261,44 @@ def _grouped_tests(
     return tuple(tests), tuple(groups)
 
 
+def _part_rows(spec: AssignmentSpec, view: StudentView) -> tuple[tuple[str, str, str], ...]:
+    """The points of each part shown, in the rubric's order, each named with its maximum; a
+    part whose tests are not all shown yet says its points are of the tests shown now."""
+    scores = view.part_scores()
+    rubric = {part.name: part for part in spec.parts}
+    order = [name for name in rubric if name in scores] + [p for p in scores if p not in rubric]
+    rows = []
+    for name in order:
+        score, of = scores[name]
+        part = rubric.get(name)
+        points = f"{_fmt(score)} / {_fmt(of)}"
+        if part is not None and of < part.points and not view.complete:
+            points += " (tests shown now)"
+        label = f"{name} ({_fmt(part.points)})" if part is not None else name
+        rows.append((label, part.title if part is not None else "", points))
+    return tuple(rows)
+
+
+def _status_line(view: StudentView) -> str:
+    """The submission's status word (status_words) over the tests shown: a test not shown yet
+    that timed out is not told (it would say how a hidden test went)."""
+    shown = replace(view.result, tests=tuple(s.test for s in view.shown))
+    late = sum(t.status == "timeout" for t in shown.tests)
+    if not late:
+        return f"Status: {submission_word(shown)}."
+    tests = f"{late} test{'s' if late > 1 else ''}"
+    return f"Status: {submission_word(shown)}: {tests} ran out of time (their points are lost)."
+
+
 def _headline(view: StudentView, entry: Entry) -> str:
     result = view.result
     if view.complete:
-        return f"Score: {_fmt(entry.final_score)} / {_fmt(result.max_score)}"
+        return f"Score: {_fmt(entry.final_score)} of {_fmt(result.max_score)} points"
     shown, of = view.shown_score
-    return f"Tests shown now: {_fmt(shown)} / {_fmt(of)} points"
+    return (
+        f"Score so far (tests shown now): {_fmt(shown)} of {_fmt(of)} points; "
+        f"{_fmt(view.withheld_points)} more points are graded by tests not shown yet"
+    )
 
 
 def _fmt(points: float) -> str:
@@ -284,44 +310,60 @@ STYLE = (
     "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .6em;"
     "text-align:left;vertical-align:top}pre{white-space:pre-wrap;background:#f6f6f6;"
     "padding:.4em;margin:.2em 0}.passed{color:#276b27}.lost{color:#a33}.hint{color:#6a4a00}"
+    ".contents{display:flex;gap:1.5em;list-style:none;padding:0}"
 )
 
 
 def render_html(sheet: Sheet) -> str:
+    """The feedback page: a header, a table of contents, the score and each part's and test's
+    result in words (colour only repeats them), every table's headers scoped."""
     e = html.escape
-    body = [f"<h1>{e(sheet.title)}</h1>", f"<p>Feedback for <b>{e(sheet.student)}</b></p>"]
-    body.append(f"<p id='score'><b>{e(sheet.headline)}</b></p>")
+    header = (
+        f"<header><h1>{e(sheet.title)}</h1><p>Feedback for <b>{e(sheet.student)}</b></p></header>"
+    )
+    body = [f"<p id='score'><b>{e(sheet.headline)}</b></p>"]
     body += [f"<p>{e(line)}</p>" for line in sheet.lines]
+    contents = []
     if sheet.parts:
         rows = "".join(
-            f"<tr><td>{e(part)}</td><td>{e(title)}</td><td>{e(points)}</td></tr>"
+            f"<tr><th scope='row'>{e(part)}</th><td>{e(title)}</td><td>{e(points)}</td></tr>"
             for part, title, points in sheet.parts
         )
         body.append(
-            "<h2>Points per part</h2><table id='parts'><tr><th>part</th><th>what it covers</th>"
-            f"<th>points</th></tr>{rows}</table>"
+            "<section aria-labelledby='parts-heading'><h2 id='parts-heading'>Points per part"
+            "</h2><table id='parts'><tr><th scope='col'>part (its points)</th>"
+            f"<th scope='col'>what it covers</th><th scope='col'>points</th></tr>{rows}</table>"
+            "</section>"
         )
+        contents.append(("parts-heading", "Points per part"))
     if sheet.attempts:
         rows = "".join(
-            f"<tr><td>{a.number}</td><td>{e(a.submitted_at)}</td><td>{e(a.score)}</td>"
-            f"<td>{e(a.counts)}</td></tr>"
+            f"<tr><th scope='row'>{a.number}</th><td>{e(a.submitted_at)}</td><td>{e(a.score)}"
+            f"</td><td>{e(a.counts)}</td></tr>"
             for a in sheet.attempts
         )
         body.append(
-            "<h2>Your attempts</h2><table id='attempts'><tr><th>attempt</th><th>submitted at"
-            f"</th><th>score</th><th>counts?</th></tr>{rows}</table>"
+            "<section aria-labelledby='attempts-heading'><h2 id='attempts-heading'>Your "
+            "attempts</h2><table id='attempts'><tr><th scope='col'>attempt</th><th scope='col'>"
+            "submitted at</th><th scope='col'>score</th><th scope='col'>counts?</th></tr>"
+            f"{rows}</table></section>"
         )
+        contents.append(("attempts-heading", "Your attempts"))
     if sheet.groups:
-        body.append("<h2>Tests</h2>")
-    for group in sheet.groups:
-        body.append(f"<h3>{e(group.name)}: {e(group.summary)}</h3>")
+        body.append("<section aria-labelledby='tests-heading'><h2 id='tests-heading'>Tests</h2>")
+        contents.append(("tests-heading", "Tests"))
+    for number, group in enumerate(sheet.groups):
+        body.append(f"<h3 id='group-{number}'>{e(group.name)}: {e(group.summary)}</h3>")
         if group.fix_first:
             body.append(f"<p class='fix'><b>What to fix first:</b> {e(group.fix_first)}</p>")
         listed = [test for test in sheet.tests if test.group == group.name]
         if group.collapsed or not listed:
             continue
-        body.append("<table class='tests'><tr><th>part</th><th>test</th>"
-                    "<th>points</th><th>result</th></tr>")  # fmt: skip
+        body.append(
+            f"<table class='tests' aria-labelledby='group-{number}'><tr><th scope='col'>part"
+            "</th><th scope='col'>test</th><th scope='col'>points</th>"
+            "<th scope='col'>result</th></tr>"
+        )
         for test in listed:
             css = "passed" if test.status == "passed" else "lost"
             detail = f"<span class='{css}'>{e(test.status)}</span>"
@@ -336,16 +378,26 @@ def render_html(sheet: Sheet) -> str:
                 f"<td>{detail}</td></tr>"
             )
         body.append("</table>")
+    if sheet.groups:
+        body.append("</section>")
     if sheet.notes:
         notes = "".join(f"<li>{e(note)}</li>" for note in sheet.notes)
-        body.append(f"<h2>Notes</h2><ul>{notes}</ul>")
+        body.append(
+            f"<section aria-labelledby='notes-heading'><h2 id='notes-heading'>Notes</h2>"
+            f"<ul>{notes}</ul></section>"
+        )
+        contents.append(("notes-heading", "Notes"))
+    nav = ""
+    if len(contents) > 1:
+        links = "".join(f"<li><a href='#{key}'>{e(text)}</a></li>" for key, text in contents)
+        nav = f"<nav aria-label='Contents'><ul class='contents'>{links}</ul></nav>"
     head = (
         "<meta charset='utf-8'><meta name='viewport' content='width=device-width'>"
         "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; "
         "style-src 'unsafe-inline'; img-src data:\">"
         f"<title>{e(sheet.title)}: {e(sheet.student)}</title><style>{STYLE}</style>"
     )
-    page = f"<head>{head}</head><body>{''.join(body)}</body>"
+    page = f"<head>{head}</head><body>{header}{nav}<main>{''.join(body)}</main></body>"
     return f"<!doctype html><html lang='en'>{page}</html>\n"
 
 
@@ -380,7 +432,7 @@ def render_markdown(sheet: Sheet) -> str:
     lines += [f"**{m(sheet.headline)}**", ""]
     lines += [m(line) + "  " for line in sheet.lines]
     if sheet.parts:
-        lines += ["", "## Points per part", "", "| part | what it covers | points |"]
+        lines += ["", "## Points per part", "", "| part (its points) | what it covers | points |"]
         lines.append("|---|---|---|")
         lines += [f"| {m(p)} | {m(t)} | {m(pts)} |" for p, t, pts in sheet.parts]
     if sheet.attempts:

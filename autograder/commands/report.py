@@ -28,7 +28,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from autograder.report.html import feedback_links, known_mistakes, render_class_report
+    from autograder.report.html import (
+        feedback_links,
+        known_mistakes,
+        render_class_report,
+        rubric_parts,
+    )
 
     books = graded_books(args.folder, args.assignment)
     try:
@@ -43,12 +48,17 @@ def run(args: argparse.Namespace) -> int:
     for name, entries in books.items():
         target = args.html / f"{file_stem(name)}.html" if several else args.html
         mistakes = known_mistakes(course, name)
+        parts = rubric_parts(course, name)
         links = {}
         if args.feedback is not None:
             links = feedback_links(entries, args.feedback, name, target)
         target.write_text(
             render_class_report(
-                entries, title=f"{name}: class report", mistakes=mistakes, feedback_links=links
+                entries,
+                title=f"{name}: class report",
+                mistakes=mistakes,
+                feedback_links=links,
+                parts=parts,
             ),
             encoding="utf-8",
         )

@@ -29,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from autograder.after_grading.similarity import compare, released_stub
-    from autograder.report.similarity_html import render_similarity
+    from autograder.report.similarity_html import nearest_line, render_similarity
 
     course = course_of(args)
     names = graded_names(args.folder, args.assignment)
@@ -46,9 +46,11 @@ def run(args: argparse.Namespace) -> int:
             render_similarity(comparison, sources, title=f"{name}: similar submissions"),
             encoding="utf-8",
         )
+        closest = nearest_line(comparison)
         print(printable(
             f"wrote {target}: {comparison.compared} submissions of {name} compared, "
             f"{len(comparison.pairs)} pair(s) at or above {args.threshold:.0%} shared"
+            + (f"; {closest}" if closest else "")
         ))  # fmt: skip
         for pair in comparison.pairs[:20]:
             shared = f"{pair.similarity[0]:.0%} / {pair.similarity[1]:.0%}"

@@ -7,27 +7,33 @@ import html
 import io
 import os.path
 import statistics
-import textwrap
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from autograder.after_grading.student_feedback import feedback_path
 from autograder.errors import AutograderError
 from autograder.grading.gradebook import Entry
+from autograder.safe_text import shorten
+from autograder.status_words import (
+    SUBMISSION_MEANINGS,
+    SUBMISSION_WORDS,
+    submission_status,
+    submission_word,
+    word_for_test,
+)
 
 if TYPE_CHECKING:
     from autograder.course.course import Course
+    from autograder.course.rubric import Part
 
 SECTIONS = (
     "summary", "students", "histogram", "pass-rates", "parts", "misconceptions", "failures",
     "ungradable", "slowest",
 )  # fmt: skip
-LABEL_WIDTH = 48
-"""Characters per line of a test's label on the pass-rate plot (two lines at most)."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +57,13 @@ def known_mistakes(course: Course | None, assignment: str) -> list[KnownMistake]
     return [KnownMistake(m.name, m.summary, m.hint) for m in catalogue]
 
 
+def rubric_parts(course: Course | None, assignment: str) -> tuple[Part, ...]:
+    """The assignment's parts in the rubric's order (none outside its course)."""
+    if course is None or assignment not in {a.name for a in course.assignments}:
+        return ()
+    return course.assignment(assignment).spec.parts
+
+
 def feedback_links(
     entries: Sequence[Entry], feedback: Path, assignment: str, report: Path
 ) -> dict[str, str]:
@@ -71,9 +84,11 @@ def render_class_report(
     title: str,
     mistakes: Sequence[KnownMistake] = (),
     feedback_links: Mapping[str, str] | None = None,
+    parts: Sequence[Part] = (),
 ) -> str:
-    """The report; `mistakes` to tally from the recorded hints, and `feedback_links` (student →
-    relative address of their feedback file) for each student's row."""
+    """The report; `mistakes` to tally from the recorded hints, `feedback_links` (student →
+    relative address of their feedback file) for each student's row, and the rubric's `parts`
+    (their order and maxima; without them, the order the results name them in)."""
     try:
         import matplotlib
 
@@ -86,134 +101,253 @@ def render_class_report(
     graded = [e for e in entries if e.result.status == "graded"]
     scores = [e.final_score for e in graded]
     most = graded[0].result.max_score if graded else 0.0
-    body = [f"<h1>{html.escape(title)}</h1>"]
-    body.append(_section("summary", "Summary", _summary(entries, scores, most)))
-    body.append(_section("students", "Students", _students(entries, feedback_links or {})))
-
-    figure, axes = plt.subplots(figsize=(7, 3))
-    axes.hist(scores, bins=min(20, max(5, len(scores))), range=(0, most or 1), color="#3b6ea5")
-    axes.set_xlabel("final score")
-    axes.set_ylabel("submissions")
-    body.append(_section("histogram", "Score distribution", _image(figure, plt)))
-
-    rates = _pass_rates(graded)
-    figure, axes = plt.subplots(figsize=(9, max(2.5, 0.4 * len(rates))))
-    axes.barh(range(len(rates)), [rate for _, rate in rates], color="#c0504d")
-    axes.set_yticks(range(len(rates)), [plot_label(name) for name, _ in rates], fontsize=7)
-    axes.set_xlim(0, 100)
-    axes.margins(y=0.01)
-    axes.set_xlabel("% of graded submissions passing")
-    axes.invert_yaxis()
-    table = _table(["test", "passing"], [[name, f"{rate:.0f}%"] for name, rate in rates])
+    columns = _part_columns(entries, parts)
+    links = feedback_links or {}
+    body = [_section("summary", "Summary", _summary(entries, scores, most))]
+    body.append(_section("students", "Students", _students(entries, links, columns)))
+    body.append(_section("histogram", "Score distribution", _histogram(plt, scores, most)))
     body.append(
-        _section("pass-rates", "Pass rate per test, worst first", _image(figure, plt) + table)
+        _section("pass-rates", "Pass rate per part and per test", _pass_rates(plt, graded, columns))
     )
-
-    averages = _part_averages(graded)
-    figure, axes = plt.subplots(figsize=(7, 3))
-    axes.bar(list(averages), [a for a, _ in averages.values()], color="#9bbb59")
-    axes.set_ylabel("average points")
-    table = _table(
-        ["part", "average", "of"], [[p, f"{a:.1f}", f"{m:g}"] for p, (a, m) in averages.items()]
-    )
-    body.append(_section("parts", "Average per part", _image(figure, plt) + table))
-
+    body.append(_section("parts", "Average per part", _averages(plt, graded, columns)))
     body.append(
         _section(
             "misconceptions",
             "Known mistakes, by how many students made them",
-            _mistakes(graded, mistakes, feedback_links or {}),
+            _mistakes(graded, mistakes, links),
         )
     )
-
     messages = Counter(
-        t.hint or t.message or t.status
+        t.hint or t.message or word_for_test(t.status)
         for e in graded
         for t in e.result.tests
         if t.status != "passed"
     )
-    rows = [[str(count), html.escape(text[:200])] for text, count in messages.most_common(15)]
+    rows = [
+        [str(count), html.escape(shorten(text, MESSAGE_WIDTH))]
+        for text, count in messages.most_common(15)
+    ]
     body.append(
         _section(
             "failures",
             "Most frequent failures and hints",
-            _table(["count", "message or hint"], rows, escaped=True),
+            _table(["tests lost", "message or hint"], rows, escaped=True),
         )
     )
-
-    rows = [
-        [html.escape(e.student), e.result.status, html.escape(e.result.message or "")]
-        for e in entries
-        if e.result.status != "graded"
-    ]
-    rows += [
-        [
-            html.escape(e.student),
-            "timeout",
-            f"{sum(t.status == 'timeout' for t in e.result.tests)} test(s)",
-        ]
-        for e in graded
-        if any(t.status == "timeout" for t in e.result.tests)
-    ]
     body.append(
         _section(
             "ungradable",
-            "Ungradable and timed-out submissions",
-            _table(["submission", "status", "why"], rows, escaped=True),
+            "Submissions not fully graded: ungradable, grader errors, timed out",
+            _not_fully_graded(entries),
         )
     )
-
     slowest = sorted(entries, key=lambda e: -e.result.duration_s)[:10]
-    rows = [[e.student, f"{e.result.duration_s:.2f} s", e.result.status] for e in slowest]
+    rows = [[e.student, f"{e.result.duration_s:.2f} s", submission_word(e.result)] for e in slowest]
     body.append(
         _section(
             "slowest", "Slowest submissions", _table(["submission", "grading time", "status"], rows)
         )
     )
     head = (
-        "<meta charset='utf-8'><meta http-equiv='Content-Security-Policy' content=\"default-src "
+        "<meta charset='utf-8'><meta name='viewport' content='width=device-width'>"
+        "<meta http-equiv='Content-Security-Policy' content=\"default-src "
         "'none'; style-src 'unsafe-inline'; img-src data:\">"
         f"<title>{html.escape(title)}</title><style>{STYLE}</style>"
     )
-    return f"<!doctype html><html><head>{head}</head><body>{''.join(body)}</body></html>\n"
+    contents = "".join(
+        f"<li><a href='#{key}'>{html.escape(heading)}</a></li>" for key, heading in CONTENTS
+    )
+    header = (
+        f"<header><h1>{html.escape(title)}</h1>"
+        f"<nav aria-label='Sections'><ul class='contents'>{contents}</ul></nav></header>"
+    )
+    page = f"<head>{head}</head><body>{header}<main>{''.join(body)}</main></body>"
+    return f"<!doctype html><html lang='en'>{page}</html>\n"
 
 
+BINS = 10
+"""Bars of the score histogram: each a tenth of the maximum."""
+MESSAGE_WIDTH = 200
+"""Characters of a message in the table of frequent failures (cut at a word, with …)."""
+CONTENTS = (
+    ("summary", "Summary"), ("students", "Students"), ("histogram", "Scores"),
+    ("pass-rates", "Pass rates"), ("parts", "Parts"), ("misconceptions", "Known mistakes"),
+    ("failures", "Frequent failures"), ("ungradable", "Not fully graded"),
+    ("slowest", "Slowest"),
+)  # fmt: skip
 STYLE = (
-    "body{font-family:sans-serif;max-width:60em;margin:2em auto}"
-    "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em}"
-    "#students td{white-space:nowrap}"
+    "body{font-family:sans-serif;max-width:64em;margin:2em auto;padding:0 1em;color:#111}"
+    "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #999;"
+    "padding:.2em .6em;text-align:left;vertical-align:top}th{background:#eef}"
+    "th[scope=row]{font-weight:normal;background:#f7f7fb}"
+    "#students td{white-space:nowrap}.contents{display:flex;flex-wrap:wrap;gap:.4em 1.5em;"
+    "list-style:none;padding:0}.figure{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start}"
+    ".figure img{max-width:100%}.group th[scope=rowgroup]{background:#f4f4f4}"
 )
 
 
-def plot_label(name: str) -> str:
-    """A test's title for a plot axis: wrapped at word boundaries onto two lines at most, and
-    shortened at a word boundary (with …) only when longer than that."""
-    lines = textwrap.wrap(name, LABEL_WIDTH, break_long_words=False) or [""]
-    if len(lines) > 2:
-        rest = " ".join(lines[1:])
-        lines = [lines[0], textwrap.shorten(rest, LABEL_WIDTH, placeholder=" …")]
-    return "\n".join(lines)
+@dataclass(frozen=True)
+class PartColumn:
+    """A part as the report heads it: its name, and its maximum when the rubric gives one."""
+
+    name: str
+    points: float | None
+
+    @property
+    def label(self) -> str:
+        return self.name if self.points is None else f"{self.name} ({self.points:g})"
 
 
-def _students(entries: Sequence[Entry], links: Mapping[str, str]) -> str:
+def _part_columns(entries: Sequence[Entry], parts: Sequence[Part]) -> list[PartColumn]:
+    """The rubric's parts in its order, then any part only the results name."""
+    columns = [PartColumn(p.name, p.points) for p in parts]
+    known = {p.name for p in parts}
+    seen = dict.fromkeys(p for e in entries for p in e.result.part_scores() if p not in known)
+    return columns + [PartColumn(name, None) for name in seen]
+
+
+def _students(entries: Sequence[Entry], links: Mapping[str, str], parts: list[PartColumn]) -> str:
     if not entries:
         return "<p>None.</p>"
-    parts = list(dict.fromkeys(p for e in entries for p in e.result.part_scores()))
-    head = ["student", "status", "final score", "late penalty", *parts, "feedback"]
+    most = max(e.result.max_score for e in entries)
+    head = ["student", "status", f"final score (of {most:g})", "late penalty"]
+    head += [p.label for p in parts] + ["feedback"]
     rows = []
     for entry in entries:
         by_part = entry.result.part_scores()
         link = links.get(entry.student)
+        name = html.escape(entry.student)
         cells = [
-            html.escape(entry.student),
-            html.escape(entry.result.status),
-            f"{entry.final_score:g} / {entry.result.max_score:g}",
+            name,
+            html.escape(submission_word(entry.result)),
+            f"{entry.final_score:g}",
             f"{entry.late_penalty:g}" if entry.late_penalty else "",
-            *[f"{by_part[p][0]:g}" if p in by_part else "" for p in parts],
-            f"<a href='{html.escape(link, quote=True)}'>feedback</a>" if link else "",
+            *[f"{by_part[p.name][0]:g}" if p.name in by_part else "" for p in parts],
+            f"<a href='{html.escape(link, quote=True)}'>feedback for {name}</a>" if link else "",
         ]
         rows.append(cells)
-    return _table([html.escape(h) for h in head], rows, escaped=True)
+    return _table([html.escape(h) for h in head], rows, escaped=True, row_headers=True)
+
+
+def _histogram(plt: Any, scores: list[float], most: float) -> str:
+    if not scores:
+        return "<p>No submission was graded.</p>"
+    from matplotlib.ticker import MaxNLocator
+
+    figure, axes = plt.subplots(figsize=(7, 3))
+    counts, edges, _ = axes.hist(scores, bins=BINS, range=(0, most or 1), color="#3b6ea5",
+                                 edgecolor="white")  # fmt: skip
+    axes.set_xlabel("final score", fontsize=11)
+    axes.set_ylabel("submissions", fontsize=11)
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.tick_params(labelsize=10)
+    last = len(counts) - 1
+    ranges = [
+        (f"{low:.3g} to {'' if n == last else 'under '}{high:.3g}", int(count))
+        for n, (low, high, count) in enumerate(zip(edges[:-1], edges[1:], counts, strict=True))
+    ]
+    filled = [(span, count) for span, count in ranges if count]
+    alt = (
+        f"Histogram of the final scores of {len(scores)} graded submissions, out of {most:g}: "
+        f"from {min(scores):g} to {max(scores):g}, mean {statistics.mean(scores):.1f}. "
+        + "; ".join(f"{count} scored {span}" for span, count in filled)
+        + "."
+    )
+    table = _table(
+        ["score range", "submissions"], [[span, str(count)] for span, count in filled],
+        caption="Ranges holding at least one submission (the others hold none)",
+    )  # fmt: skip
+    return _figure(_image(figure, plt, alt), table)
+
+
+def _pass_rates(plt: Any, graded: Sequence[Entry], parts: list[PartColumn]) -> str:
+    """One bar per part (the share of its tests' runs that passed), and a table of every test
+    grouped by part, worst first within each."""
+    tests = _test_rates(graded)
+    if not tests:
+        return "<p>No test ran.</p>"
+    order = {p.name: n for n, p in enumerate(parts)}
+    labels = {p.name: p.label for p in parts}
+    by_part: dict[str, list[TestRate]] = {}
+    for rate in sorted(tests, key=lambda r: (order.get(r.part, len(order)), r.rate, r.name)):
+        by_part.setdefault(rate.part, []).append(rate)
+    shares = {
+        part: 100 * sum(r.passed for r in rates) / sum(r.runs for r in rates)
+        for part, rates in by_part.items()
+    }
+    names = [labels.get(part, part) for part in by_part]
+    figure, axes = plt.subplots(figsize=(7, 0.6 * len(names) + 1.2))
+    bars = axes.barh(range(len(names)), list(shares.values()), color="#3b6ea5")
+    axes.set_yticks(range(len(names)), names, fontsize=11)
+    axes.bar_label(bars, [f"{v:.0f}%" for v in shares.values()], padding=3, fontsize=10)
+    axes.set_xlim(0, 110)
+    axes.set_xlabel("% of the part's tests passed, over every graded submission", fontsize=11)
+    axes.tick_params(axis="x", labelsize=10)
+    axes.invert_yaxis()
+    alt = (
+        f"Bar chart of the pass rate per part, over {len(graded)} graded submissions: "
+        + "; ".join(
+            f"{name} {share:.0f}%" for name, share in zip(names, shares.values(), strict=True)
+        )
+        + ". The table below it gives each test."
+    )
+    rows = []
+    for part, rates in by_part.items():
+        label = html.escape(labels.get(part, part))
+        rows.append(
+            f"<tr class='group'><th scope='rowgroup' colspan='3'>{label}: {shares[part]:.0f}% "
+            f"of its tests passed</th></tr>"
+        )
+        rows += [
+            f"<tr><th scope='row'>{html.escape(r.name)}</th><td>{r.rate:.0f}%</td>"
+            f"<td>{r.passed} of {r.runs}</td></tr>"
+            for r in rates
+        ]
+    table = (
+        "<table id='test-rates'><caption>Each test, by part, worst first</caption><tr>"
+        "<th scope='col'>test</th><th scope='col'>passing</th>"
+        f"<th scope='col'>submissions passing</th></tr>{''.join(rows)}</table>"
+    )
+    return _figure(_image(figure, plt, alt), "") + table
+
+
+def _averages(plt: Any, graded: Sequence[Entry], parts: list[PartColumn]) -> str:
+    averages = _part_averages(graded)
+    shown = [p for p in parts if p.name in averages]
+    if not shown:
+        return "<p>No submission was graded.</p>"
+    figure, axes = plt.subplots(figsize=(7, 3))
+    names = [p.label for p in shown]
+    values = [averages[p.name][0] for p in shown]
+    bars = axes.bar(names, values, color="#3b6ea5")
+    axes.bar_label(bars, [f"{v:.1f}" for v in values], padding=2, fontsize=10)
+    axes.set_ylabel("average points", fontsize=11)
+    axes.set_ylim(0, 1.15 * max(averages[p.name][1] for p in shown))
+    axes.tick_params(labelsize=10)
+    alt = "Bar chart of the average points per part: " + "; ".join(
+        f"{p.name} {averages[p.name][0]:.1f} of {averages[p.name][1]:g}" for p in shown
+    ) + "."  # fmt: skip
+    table = _table(
+        ["part", "average", "of"],
+        [[p.name, f"{averages[p.name][0]:.1f}", f"{averages[p.name][1]:g}"] for p in shown],
+        row_headers=True,
+    )
+    return _figure(_image(figure, plt, alt), table)
+
+
+def _not_fully_graded(entries: Sequence[Entry]) -> str:
+    rows = []
+    for entry in entries:
+        status = submission_status(entry.result)
+        if status == "graded":
+            continue
+        if status == "timed_out":
+            late = sum(t.status == "timeout" for t in entry.result.tests)
+            why = f"{late} of {len(entry.result.tests)} tests timed out"
+        else:
+            why = shorten(entry.result.message or "no reason was recorded", MESSAGE_WIDTH)
+        rows.append([html.escape(entry.student), SUBMISSION_WORDS[status], html.escape(why)])
+    return _table(["submission", "status", "why"], rows, escaped=True, row_headers=True)
 
 
 def _mistakes(
@@ -260,30 +394,49 @@ def _student_link(student: str, links: Mapping[str, str]) -> str:
 
 
 def _summary(entries: Sequence[Entry], scores: list[float], most: float) -> str:
-    counts = Counter(e.result.status for e in entries)
-    rows = [
-        ["submissions", str(len(entries))],
-        *[[status, str(n)] for status, n in sorted(counts.items())],
+    counts = Counter(submission_status(e.result) for e in entries)
+    rows = [["submissions", str(len(entries))]]
+    rows += [
+        [f"{word} ({SUBMISSION_MEANINGS[key]})", str(counts[key])]
+        for key, word in SUBMISSION_WORDS.items()
+        if counts[key]
     ]
     if scores:
         rows += [
-            ["mean", f"{statistics.mean(scores):.1f} / {most:g}"],
-            ["median", f"{statistics.median(scores):.1f}"],
-        ]
-        rows += [["late penalties", str(sum(1 for e in entries if e.late_penalty))]]
-    return _table(["", ""], rows)
+            [f"mean final score (of the {len(scores)} scored)", f"{statistics.mean(scores):.1f} "
+             f"of {most:g}"],
+            ["median final score", f"{statistics.median(scores):.1f} of {most:g}"],
+            ["late penalties", str(sum(1 for e in entries if e.late_penalty))],
+        ]  # fmt: skip
+    return _table(["what", "how many"], rows, row_headers=True)
 
 
-def _pass_rates(graded: Sequence[Entry]) -> list[tuple[str, float]]:
+@dataclass(frozen=True)
+class TestRate:
+    """How often one test passed over the graded submissions."""
+
+    __test__ = False  # not a pytest test class, despite the name
+
+    name: str
+    part: str
+    passed: int
+    runs: int
+
+    @property
+    def rate(self) -> float:
+        return 100 * self.passed / self.runs
+
+
+def _test_rates(graded: Sequence[Entry]) -> list[TestRate]:
     passed: Counter[str] = Counter()
     seen: Counter[str] = Counter()
+    parts: dict[str, str] = {}
     for entry in graded:
         for test in entry.result.tests:
             seen[test.name] += 1
             passed[test.name] += test.status == "passed"
-    return sorted(
-        ((name, 100 * passed[name] / seen[name]) for name in seen), key=lambda item: item[1]
-    )
+            parts.setdefault(test.name, test.part)
+    return [TestRate(name, parts[name], passed[name], seen[name]) for name in seen]
 
 
 def _part_averages(graded: Sequence[Entry]) -> dict[str, tuple[float, float]]:
@@ -296,25 +449,50 @@ def _part_averages(graded: Sequence[Entry]) -> dict[str, tuple[float, float]]:
     return {part: (statistics.mean(values), most[part]) for part, values in totals.items()}
 
 
-def _image(figure: object, plt: object) -> str:
+def _image(figure: Any, plt: Any, alt: str) -> str:
+    """The figure as an embedded PNG, described by `alt` (what a screen reader says)."""
     buffer = io.BytesIO()
-    figure.tight_layout()  # type: ignore[attr-defined]
-    figure.savefig(buffer, format="png", dpi=90, bbox_inches="tight")  # type: ignore[attr-defined]
-    plt.close(figure)  # type: ignore[attr-defined]
+    figure.tight_layout()
+    figure.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
+    plt.close(figure)
     data = base64.b64encode(buffer.getvalue()).decode("ascii")
-    return f"<img class='plot' alt='plot' src='data:image/png;base64,{data}'>"
+    described = html.escape(alt, quote=True)
+    return f"<img class='plot' alt='{described}' src='data:image/png;base64,{data}'>"
 
 
-def _table(head: list[str], rows: list[list[str]], *, escaped: bool = False) -> str:
+def _figure(image: str, table: str) -> str:
+    return f"<div class='figure'>{image}{table}</div>"
+
+
+def _table(
+    head: list[str],
+    rows: list[list[str]],
+    *,
+    escaped: bool = False,
+    row_headers: bool = False,
+    caption: str | None = None,
+) -> str:
+    """A table whose header cells are scoped to their columns; with `row_headers`, each row's
+    first cell heads its row."""
+
     def cell(text: str) -> str:
         return text if escaped else html.escape(text)
 
     if not rows:
         return "<p>None.</p>"
-    header = "".join(f"<th>{cell(h)}</th>" for h in head)
-    body = "".join("<tr>" + "".join(f"<td>{cell(c)}</td>" for c in row) + "</tr>" for row in rows)
-    return f"<table><tr>{header}</tr>{body}</table>"
+    header = "".join(f"<th scope='col'>{cell(h)}</th>" for h in head)
+
+    def row(cells: list[str]) -> str:
+        first, rest = (f"<th scope='row'>{cell(cells[0])}</th>", cells[1:]) if row_headers else (
+            "", cells)  # fmt: skip
+        return "<tr>" + first + "".join(f"<td>{cell(c)}</td>" for c in rest) + "</tr>"
+
+    title = f"<caption>{html.escape(caption)}</caption>" if caption else ""
+    return f"<table>{title}<tr>{header}</tr>{''.join(row(r) for r in rows)}</table>"
 
 
 def _section(key: str, heading: str, content: str) -> str:
-    return f"<section id='{key}'><h2>{html.escape(heading)}</h2>{content}</section>"
+    return (
+        f"<section id='{key}' aria-labelledby='{key}-heading'>"
+        f"<h2 id='{key}-heading'>{html.escape(heading)}</h2>{content}</section>"
+    )

@@ -6,6 +6,7 @@ that would rewrite the instructor's terminal (a fake score, a window title)."""
 from __future__ import annotations
 
 import textwrap
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from autograder.grading.grouping import (
@@ -16,7 +17,13 @@ from autograder.grading.grouping import (
     grouped,
     shown_causes,
 )
-from autograder.safe_text import printable
+from autograder.safe_text import printable, shorten
+from autograder.status_words import (
+    SUBMISSION_WORDS,
+    TEST_WORDS,
+    submission_word,
+    terminal_label,
+)
 
 if TYPE_CHECKING:  # validate imports the grading machinery: only its command needs it
     from autograder.authoring.validate import CaseVerdict
@@ -24,20 +31,15 @@ if TYPE_CHECKING:  # validate imports the grading machinery: only its command ne
     from autograder.grading.results import SubmissionResult, TestOutcome
     from autograder.student.local_check import CheckReport
 
-STATUS_LABELS = {
-    "passed": "passed",
-    "failed": "FAILED",
-    "error": "ERROR",
-    "not_implemented": "not implemented yet",
-    "timeout": "TIMEOUT",
-}
+STATUS_LABELS = {status: terminal_label(status) for status in TEST_WORDS}
+"""A test's status word as the terminal prints it (status_words: the same words everywhere)."""
 
 
 def render_grade(result: SubmissionResult) -> str:
     """The grade table: one line per test with its points, the message below a lost one."""
     head = f"{result.submission}: {result.score:g} / {result.max_score:g}"
     if result.status != "graded":
-        return printable(f"{head} ({result.status}): {result.message}\n")
+        return printable(f"{head} ({submission_word(result)}): {result.message}\n")
     lines = [f"{head}   [{result.duration_s:.2f} s; isolation: {', '.join(result.isolation)}]"]
     for test in result.tests:
         label = STATUS_LABELS[test.status]
@@ -70,25 +72,37 @@ def render_grade_line(result: SubmissionResult) -> str:
     lost = sum(t.status != "passed" for t in result.tests)
     detail = f"{lost} of {len(result.tests)} tests lost"
     if result.status != "graded":
-        detail = f"{result.status}: {result.message}"
+        detail = f"{submission_word(result)}: {result.message}"
     score = f"{result.score:>6g} / {result.max_score:g}"
     return printable(f"{result.submission:<28} {score}  {result.duration_s:5.2f} s  {detail}")
 
 
 def render_class(spec: AssignmentSpec, results: list[SubmissionResult]) -> str:
-    """The class table: one row per submission, its total and each part's points."""
-    parts = [part.name for part in spec.parts]
+    """The class table: one row per submission, its total and each part's points (the parts in
+    the rubric's order, each headed with its maximum), and its status word."""
+    parts = [(part.name, f"{part.name} ({part.points:g})") for part in spec.parts]
     width = max(len(r.submission) for r in results) + 2
-    head = f"{'submission':<{width}}{'total':>7}" + "".join(f"{p:>13}" for p in parts) + "  status"
+    columns = [max(13, len(label) + 2) for _, label in parts]
+    head = f"{'submission':<{width}}{f'total ({spec.max_score:g})':>12}" + "".join(
+        f"{label:>{column}}" for (_, label), column in zip(parts, columns, strict=True)
+    )
+    head += "  status"
     rows = [head, "-" * len(head)]
     for result in results:
         scores = result.part_scores()
-        cells = "".join(f"{_points(*scores.get(p, (0.0, spec.part(p).points))):>13}" for p in parts)
-        rows.append(f"{result.submission:<{width}}{result.score:>7g}{cells}  {result.status}")
-    graded = [r.score for r in results if r.status == "graded"]
-    if graded:
-        mean = f"mean {sum(graded) / len(graded):.1f} / {spec.max_score:g}"
-        rows.append(f"{len(results)} submissions, {len(graded)} graded; {mean}")
+        cells = "".join(
+            f"{_points(*scores.get(p, (0.0, spec.part(p).points))):>{column}}"
+            for (p, _), column in zip(parts, columns, strict=True)
+        )
+        rows.append(
+            f"{result.submission:<{width}}{result.score:>12g}{cells}  {submission_word(result)}"
+        )
+    scored = [r.score for r in results if r.status == "graded"]
+    if scored:
+        mean = f"mean {sum(scored) / len(scored):.1f} / {spec.max_score:g}"
+        counts = Counter(submission_word(r) for r in results)
+        words = ", ".join(f"{counts[w]} {w}" for w in SUBMISSION_WORDS.values() if counts[w])
+        rows.append(f"{len(results)} submissions: {words}; {mean} over the {len(scored)} scored")
     return printable("\n".join(rows))
 
 
@@ -116,7 +130,8 @@ def render_check(report: CheckReport, *, verbose: bool = False, function: str | 
         lines += [f"  No public test could run: {messages.pop()}", ""]
         lines.append(f"{len(report.outcomes)} public tests: {len(report.outcomes)} ERROR")
         return printable("\n".join(lines))
-    width = max(len(STATUS_LABELS[s]) for s in ("failed", "error", "timeout", "passed"))
+    present = {outcome.status for outcome in report.outcomes} - {"not_implemented"}
+    width = max([7, *(len(STATUS_LABELS[s]) for s in present)])  # a column as wide as it needs
     indent = " " * (width + 6)
     printed: dict[str, str] = {}
     for group in grouped(report.outcomes, report.order):
@@ -190,7 +205,7 @@ def render_validation(verdicts: list[CaseVerdict]) -> str:
     rows.append("-" * len(rows[0]))
     for v in verdicts:
         verdict = "ok" if v.ok else "FAIL"
-        hint = (v.hint[:60] + "…") if len(v.hint) > 60 else v.hint
+        hint = shorten(v.hint, 60)
         score = f"{v.score:>6g} / {v.max_score:<3g}"
         rows.append(f"{v.name:<{width}}{v.expected:<{wide}}{score}  {verdict:<8}{hint}")
         if v.problem:

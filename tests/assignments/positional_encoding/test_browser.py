@@ -1,6 +1,7 @@
 """The class report, a student's feedback and the similarity report, opened in headless
 Chromium with the network off: nothing fails to load or logs an error, every plot draws with a
-real size, the links from the report to the feedback files resolve, and screenshots are kept
+real size, the links from the report to the feedback files resolve, axe-core finds no serious
+or critical violation, and screenshots are kept
 (build/test-artifacts/, or $AUTOGRADER_TEST_ARTIFACTS)."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 import pytest
-from browser import ARTIFACTS, offline_browser, open_page
+from browser import ARTIFACTS, axe_violations, offline_browser, open_page
 
 from autograder.after_grading.similarity import compare
 from autograder.after_grading.student_feedback import feedback_path, write_feedback
@@ -48,7 +49,8 @@ def pages(
     }  # fmt: skip
     mistakes = [KnownMistake(m.name, m.summary, m.hint) for m in assignment.load_catalogue()]
     report.write_text(render_class_report(entries, title="positional_encoding: class report",
-                                          mistakes=mistakes, feedback_links=links))  # fmt: skip
+                                          mistakes=mistakes, feedback_links=links,
+                                          parts=assignment.spec.parts))  # fmt: skip
     sources = {s.name: s.source for s in sample_class(assignment)}
     sources.update({p.stem: p.read_text() for p in COPIES.glob("*.py")})
     stub = (assignment.release_dir / assignment.spec.module).read_text()
@@ -66,6 +68,7 @@ def test_report_and_feedback_in_a_real_browser(pages: dict[str, Path]) -> None:
     with offline_browser() as context:
         page, visit = open_page(context, pages["report"])
         assert visit.problems == []
+        assert axe_violations(page) == []
         images = page.eval_on_selector_all("img", IMAGES)
         assert len(images) == 3, images
         for image in images:
@@ -88,10 +91,11 @@ def test_report_and_feedback_in_a_real_browser(pages: dict[str, Path]) -> None:
         page.wait_for_load_state("load")
         assert page.url.endswith("/positional_encoding/bug_exponent_i.html")
         assert "Feedback for bug_exponent_i" in page.inner_text("body")
-        assert page.inner_text("#score").startswith("Score: 73 / 100")
+        assert page.inner_text("#score").startswith("Score: 73 of 100 points")
 
         feedback, visit = open_page(context, pages["feedback"])
         assert visit.problems == []
+        assert axe_violations(feedback) == []
         assert feedback.locator("table.tests tr").count() > 40  # a table per function
         shot = ARTIFACTS / "feedback.png"
         feedback.screenshot(path=str(shot), full_page=True)
@@ -99,6 +103,7 @@ def test_report_and_feedback_in_a_real_browser(pages: dict[str, Path]) -> None:
 
         similar, visit = open_page(context, pages["similarity"])
         assert visit.problems == []
+        assert axe_violations(similar) == []
         assert similar.locator("#pairs tr").count() == 3  # a header and the two copies
         similar.click("#pairs a")
         assert similar.locator("#pair-0 mark").count() > 0
