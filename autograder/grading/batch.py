@@ -26,6 +26,7 @@ from autograder.errors import ConfigError
 from autograder.grading.gradebook import Entry, Gradebook
 from autograder.grading.runners import RunnerPool
 from autograder.grading.submission import MAX_TOTAL_BYTES, walk_files
+from autograder.manual.capture import capture_answers
 from autograder.protocol.results import SubmissionResult
 from autograder.safe_text import storable
 
@@ -258,6 +259,8 @@ def grade_class(
                 problem = record_when_there_is_room(book, entry, rubric, source)
                 if problem is not None:
                     problems.append(problem)
+                elif spec.manual:  # the written answers, while the submission is here to read
+                    capture_answers(out, spec, item.student, item.path)
                 problems += write_files(item.student, result)
                 graded.append(entry)
                 on_result(entry, len(graded), len(todo))

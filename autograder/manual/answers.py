@@ -1,0 +1,75 @@
+"""Each manual part's answer, read from a submission at grading time, in the trusted process.
+
+A notebook's answer is its cell whose nbgrader `grade_id` is the part's name; a folder's or a
+zip's is the file the rubric's `answer_file` names (the copy nearest the top), or else the cell
+of its single notebook. A lone .py file has no room for an answer file: its answers are missing.
+The submission is read with the submission reader's own bounds (sizes, counts, depth, zip
+checks); whatever it holds, this never raises: an unreadable answer is a missing one.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path, PurePosixPath
+
+from autograder.course.rubric import AssignmentSpec, ManualPart
+
+# The reader's own bounded helpers: the same limits as the submission the tests graded.
+from autograder.grading.submission import _read_capped, _read_folder, _read_zip
+from autograder.manual.store import MAX_ANSWER_CHARS
+
+
+def read_answers(path: Path, spec: AssignmentSpec) -> dict[str, str | None]:
+    """Part name → its answer's text (None: missing), for every manual part of `spec`."""
+    if not spec.manual:
+        return {}
+    try:
+        files = _files(path)
+    except Exception:  # Ungradable, RecursionError, an OSError: the answers are missing
+        files = {}
+    return {part.name: _answer(part, files) for part in spec.manual}
+
+
+def _files(path: Path) -> dict[str, bytes]:
+    if path.is_symlink():
+        return {}
+    if path.is_dir():
+        return _read_folder(path)[0]
+    suffix = path.suffix.lower()
+    if suffix == ".zip":
+        return _read_zip(_read_capped(path))
+    if suffix == ".ipynb":
+        return {path.name: _read_capped(path)}
+    return {}
+
+
+def _answer(part: ManualPart, files: dict[str, bytes]) -> str | None:
+    if part.answer_file is not None:
+        named = [n for n in files if PurePosixPath(n).name == part.answer_file]
+        if named:
+            return _text(files[min(named, key=lambda n: n.count("/"))])
+    notebooks = [n for n in files if n.lower().endswith(".ipynb")]
+    if len(notebooks) == 1:
+        return notebook_answer(files[notebooks[0]], part.name)
+    return None
+
+
+def _text(data: bytes) -> str:
+    return data[: MAX_ANSWER_CHARS * 4 + 4].decode("utf-8", "replace").removeprefix("\ufeff")
+
+
+def notebook_answer(data: bytes, grade_id: str) -> str | None:
+    """The source of the notebook cell whose nbgrader grade_id is `grade_id`, or None."""
+    try:
+        notebook = json.loads(data.decode("utf-8-sig"))
+    except (ValueError, RecursionError):
+        return None
+    cells = notebook.get("cells") if isinstance(notebook, dict) else None
+    for cell in cells if isinstance(cells, list) else []:
+        metadata = cell.get("metadata") if isinstance(cell, dict) else None
+        grading = metadata.get("nbgrader") if isinstance(metadata, dict) else None
+        if isinstance(grading, dict) and grading.get("grade_id") == grade_id:
+            source = cell.get("source", "")
+            lines = source if isinstance(source, list) else [source]
+            return "".join(line for line in lines if isinstance(line, str))
+    return None
