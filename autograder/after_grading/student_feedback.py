@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
@@ -25,6 +25,8 @@ from autograder.after_grading.visibility import (
 from autograder.course.rubric import AssignmentSpec
 from autograder.grading.gradebook import Entry
 from autograder.grading.grouping import FAILING, SAME_CAUSE, fix_first_line, grouped, shown_causes
+from autograder.manual.shown import feedback_lines, feedback_parts
+from autograder.manual.totals import Totals
 from autograder.safe_text import file_stem
 
 STATUS_WORDS = {
@@ -104,10 +106,11 @@ def write_feedback(
     *,
     after_due: bool | None = None,
     now: datetime,
+    totals: Mapping[str, Totals] | None = None,
 ) -> list[Path]:
     """Write every entry's feedback (HTML and Markdown) under `folder/ASSIGNMENT/`. With
     `after_due` None, the due date of the rubric's late policy decides (no due date: the tests
-    shown after it stay held back)."""
+    shown after it stay held back). `totals` (by student) add written answers and overrides."""
     released = results_released_at(spec.late)
     if after_due is None:
         after_due = released is not None and now >= released
@@ -115,6 +118,8 @@ def write_feedback(
     written = []
     for entry in entries:
         sheet = make_sheet(entry, spec, after_due=after_due, released=released)
+        if totals and entry.student in totals and entry.result.status == "graded":
+            sheet = with_manual(sheet, totals[entry.student])
         page = feedback_path(folder, spec.name, entry.student)
         page.write_text(render_html(sheet), encoding="utf-8")
         markdown = feedback_path(folder, spec.name, entry.student, ".md")
@@ -222,6 +227,15 @@ def _grouped_tests(
             )
         groups.append(SheetGroup(group.name, ", ".join(counts), fix))
     return tuple(tests), tuple(groups)
+
+
+def with_manual(sheet: Sheet, totals: Totals) -> Sheet:
+    """`sheet` with the written answers' points and comments, and instructors' overrides."""
+    return replace(
+        sheet,
+        lines=(*sheet.lines, *feedback_lines(totals)),
+        parts=(*sheet.parts, *feedback_parts(totals)),
+    )
 
 
 def _headline(view: StudentView, entry: Entry) -> str:

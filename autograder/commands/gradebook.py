@@ -10,6 +10,7 @@ from autograder.commands.common import COURSE_HELP, EXIT_OK, Command, course_of
 from autograder.commands.forms import add_forms
 from autograder.errors import ConfigError
 from autograder.grading.gradebook import Gradebook, merge
+from autograder.manual.totals import class_totals
 from autograder.safe_text import printable
 
 
@@ -76,7 +77,9 @@ def run(args: argparse.Namespace) -> int:
         parts = {
             name: [part.name for part in course.rubric.assignment(name).parts] for name in names
         }
-        rows = book.export_csv(args.csv, parts=parts)
+    totals = {name: class_totals(folders[0], course.rubric.assignment(name)) for name in names}
+    with Gradebook(folders[0]) as book:
+        rows = book.export_csv(args.csv, parts=parts, totals=totals)
     print(f"wrote {rows} students ({', '.join(names)}) to {args.csv}")
     return EXIT_OK
 
@@ -121,6 +124,12 @@ def _lms_file(args: argparse.Namespace, folder: Path) -> int:
         if blank and len(blank) != len(matching.without_submission):
             shown = ", ".join(blank[:20]) + (", …" if len(blank) > 20 else "")
             print(printable(f"{heading}: {len(blank)} blank cell(s), student_id {shown}"))
+    for heading, waiting in export.waiting.items():
+        if waiting:
+            print(printable(
+                f"{heading}: {len(waiting)} cell(s) left blank until their written answers are "
+                "graded (`autograder manual`)"
+            ))  # fmt: skip
     for heading, failed in export.grader_errors.items():
         if failed:
             print(printable(

@@ -28,6 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from autograder.manual.totals import class_totals
     from autograder.report.html import feedback_links, known_mistakes, render_class_report
 
     books = graded_books(args.folder, args.assignment)
@@ -48,7 +49,13 @@ def run(args: argparse.Namespace) -> int:
             links = feedback_links(entries, args.feedback, name, target)
         target.write_text(
             render_class_report(
-                entries, title=f"{name}: class report", mistakes=mistakes, feedback_links=links
+                entries,
+                title=f"{name}: class report",
+                mistakes=mistakes,
+                feedback_links=links,
+                totals=class_totals(args.folder, course.rubric.assignment(name))
+                if course
+                else None,
             ),
             encoding="utf-8",
         )

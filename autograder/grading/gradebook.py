@@ -11,14 +11,18 @@ from __future__ import annotations
 import csv
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from autograder.errors import ConfigError
 from autograder.protocol.results import SubmissionResult
 from autograder.safe_text import spreadsheet_cell
+
+if TYPE_CHECKING:
+    from autograder.manual.totals import Totals
 
 FILE_NAME = "gradebook.sqlite"
 SCHEMA_VERSION = "2"
@@ -222,11 +226,23 @@ class Gradebook:
             for student, content, run, data, late, at, kit in rows
         ]
 
-    def export_csv(self, target: Path, *, parts: dict[str, list[str]]) -> int:
+    def export_csv(
+        self,
+        target: Path,
+        *,
+        parts: dict[str, list[str]],
+        totals: Mapping[str, Mapping[str, Totals]] | None = None,
+    ) -> int:
         """One row per student: for each assignment (`parts`: assignment → its part names)
         the status, score, late penalty, final score, each part and each test, side by side;
         with one assignment the columns carry no prefix. No cell starts like a spreadsheet
-        formula (a student's name may be `=HYPERLINK(…)`). Returns the number of students."""
+        formula (a student's name may be `=HYPERLINK(…)`). Returns the number of students.
+
+        With `totals` (autograder/manual/totals.py), final_score counts instructors' overrides,
+        and written answers add columns: each manual part ("not graded yet" until people grade
+        it), manual_points, total and max_total."""
+        from autograder.manual.totals import manual_cells, manual_columns
+
         books = {name: self.entries(name) for name in parts}
         students = sorted({e.student for entries in books.values() for e in entries})
         header: list[str] = ["student"]
@@ -236,17 +252,21 @@ class Gradebook:
             tests = sorted({t.name for e in entries for t in e.result.tests})
             fields = ["status", "score", "late_penalty", "final_score", "max_score",
                       "submitted_at", *parts[name], *tests]  # fmt: skip
-            header += [prefix + field for field in fields]
-            columns.append(({e.student: e for e in entries}, parts[name], tests, len(fields)))
+            extra = manual_columns(totals.get(name, {}) if totals else {})
+            header += [prefix + field for field in [*fields, *extra]]
+            by_student = {e.student: e for e in entries}
+            columns.append(
+                (by_student, parts[name], tests, len(fields), totals and totals.get(name))
+            )
         with target.open("w", newline="", encoding="utf-8") as handle:
             writer = csv.writer(handle)
             writer.writerow([spreadsheet_cell(cell) for cell in header])
             for student in students:
                 row: list[object] = [student]
-                for by_student, part_names, tests, width in columns:
+                for by_student, part_names, tests, width, marks in columns:
                     e = by_student.get(student)
                     if e is None:
-                        row += [""] * width
+                        row += [""] * (width + len(manual_columns(marks or {})))
                         continue
                     by_part = e.result.part_scores()
                     by_test = {t.name: t.score for t in e.result.tests}
@@ -256,6 +276,9 @@ class Gradebook:
                         *[by_part.get(p, (0.0, 0.0))[0] for p in part_names],
                         *[by_test.get(name, "") for name in tests],
                     ]  # fmt: skip
+                    if marks and student in marks:
+                        row[-width + 3] = marks[student].final_automatic
+                        row += manual_cells(marks[student])
                 writer.writerow(map(spreadsheet_cell, row))
         return len(students)
 

@@ -9,7 +9,7 @@ graded yet": it counts in `ungraded`, never as 0.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,6 +65,22 @@ class Totals:
     @property
     def max_total(self) -> float:
         return self.automatic_max + self.manual_max
+
+
+def manual_columns(totals: Mapping[str, Totals]) -> list[str]:
+    """The gradebook CSV's columns for written answers (none when there are none)."""
+    first = next(iter(totals.values()), None)
+    if first is None or not first.manual:
+        return []
+    return [*(m.part for m in first.manual), "manual_points", "total", "max_total"]
+
+
+def manual_cells(totals: Totals) -> list[object]:
+    """The cells under manual_columns: a part nobody graded says so, it is no 0."""
+    if not totals.manual:
+        return []
+    marks = [NOT_GRADED if m.points is None else m.points for m in totals.manual]
+    return [*marks, totals.manual_points, totals.total, totals.max_total]
 
 
 def grade_points(grade: Grade, items: dict[int, Item], max_points: float) -> float:

@@ -18,6 +18,8 @@ from urllib.parse import quote
 from autograder.after_grading.student_feedback import feedback_path
 from autograder.errors import AutograderError
 from autograder.grading.gradebook import Entry
+from autograder.manual.shown import report_section
+from autograder.manual.totals import Totals
 
 if TYPE_CHECKING:
     from autograder.course.course import Course
@@ -71,6 +73,7 @@ def render_class_report(
     title: str,
     mistakes: Sequence[KnownMistake] = (),
     feedback_links: Mapping[str, str] | None = None,
+    totals: Mapping[str, Totals] | None = None,
 ) -> str:
     """The report; `mistakes` to tally from the recorded hints, and `feedback_links` (student →
     relative address of their feedback file) for each student's row."""
@@ -89,6 +92,9 @@ def render_class_report(
     body = [f"<h1>{html.escape(title)}</h1>"]
     body.append(_section("summary", "Summary", _summary(entries, scores, most)))
     body.append(_section("students", "Students", _students(entries, feedback_links or {})))
+    if totals and any(t.manual or t.overridden for t in totals.values()):
+        heading = "Totals with written answers and overrides"
+        body.append(_section("totals", heading, report_section(totals)))
 
     figure, axes = plt.subplots(figsize=(7, 3))
     axes.hist(scores, bins=min(20, max(5, len(scores))), range=(0, most or 1), color="#3b6ea5")
