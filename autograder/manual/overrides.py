@@ -44,7 +44,11 @@ def override(
         by_part = entry.result.part_scores()
         if part not in by_part:
             raise ConfigError(f"{spec.name} has no automatic part {part!r} graded for {student!r}")
-        (before, most), kind, target = by_part[part], "part", part
+        with ManualStore(folder) as store:
+            tests = {o.target: o.points for o in store.overrides(spec.name).get(student, [])
+                     if o.kind == "test"}  # fmt: skip
+        before = sum(tests.get(t.nodeid, t.score) for t in entry.result.tests if t.part == part)
+        most, kind, target = by_part[part][1], "part", part
     if not 0 <= points <= most:
         raise ConfigError(f"--points must be between 0 and {most:g}, got {points:g}")
     with ManualStore(folder) as store:
