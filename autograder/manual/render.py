@@ -10,6 +10,8 @@ from __future__ import annotations
 import nh3
 from markdown_it import MarkdownIt
 
+from autograder.safe_text import printable
+
 TAGS = {
     "p", "br", "hr", "em", "strong", "code", "pre", "blockquote", "ul", "ol", "li", "a",
     "table", "thead", "tbody", "tr", "th", "td", "del",
@@ -21,7 +23,7 @@ _MARKDOWN = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("
 def answer_html(text: str) -> str:
     """`text` (Markdown, hostile) as safe HTML. A student's headings keep their text but lose
     their level, which would break the page's outline."""
-    rendered = _MARKDOWN.render(text)
+    rendered = _MARKDOWN.render(printable(text))  # terminal escapes shown as \x1b, inert
     return nh3.clean(
         rendered,
         tags=TAGS,
