@@ -139,9 +139,9 @@ function showItems(partName) {
       const sent = { id: item.id, part: item.part, text: text.value, points: Number(points.value), version: item.version };
       const { status, payload } = await post("/api/item", sent);
       if (status === 200) {
-        say(`Saved item ${n + 1}: ${fmt(payload.item.points)} points; every answer it is applied to changed.`);
         await load(true);
         document.getElementById(`item-points-${item.id}`)?.focus();
+        say(`Saved item ${n + 1}: ${fmt(payload.item.points)} points; every answer it is applied to changed.`);
       } else if (status === 409) {
         say(`Item ${n + 1} was changed by another grader: reloaded theirs.`);
         await load(true);
@@ -168,8 +168,9 @@ async function save(version) {
   const { status, payload } = await post("/api/grade", mine);
   if (status === 200) {
     answer.grade = payload.grade;
-    say(`Saved: ${answer.student}, ${fmt(payload.grade.points)} points.`);
     show();
+    $("answer").focus();
+    say(`Saved: ${answer.student}, ${fmt(payload.grade.points)} points.`); // last: the work is done
     return true;
   }
   if (status === 409) {
@@ -191,8 +192,8 @@ async function save(version) {
 
 $("keep-theirs").addEventListener("click", async () => {
   await load(true);
-  say("Kept the other grader's grade.");
   $("answer").focus();
+  say("Kept the other grader's grade.");
 });
 $("save-mine").addEventListener("click", async () => {
   if (!pending) return;
@@ -219,9 +220,9 @@ $("new-item").addEventListener("submit", async (event) => {
   if (status === 200) {
     $("new-text").value = "";
     $("new-points").value = 0;
-    say(`Added rubric item: ${payload.item.text} (${fmt(payload.item.points)}).`);
     await load(true);
     $("answer").focus();
+    say(`Added rubric item: ${payload.item.text} (${fmt(payload.item.points)}).`);
   } else {
     say(`Item not added (${status}).`);
   }
