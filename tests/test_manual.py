@@ -18,10 +18,10 @@ from autograder.cli import main
 from autograder.course.course import Course
 from autograder.course.rubric import AssignmentSpec
 from autograder.errors import ConfigError
-from autograder.manual.answers import read_answers
+from autograder.grading.written_answers import MAX_ANSWER_CHARS, read_answers
 from autograder.manual.overrides import override
 from autograder.manual.sheet import NO_ANSWER, export_sheet, import_sheet
-from autograder.manual.store import MAX_ANSWER_CHARS, ManualStore
+from autograder.manual.store import ManualStore
 from autograder.manual.totals import class_totals
 
 

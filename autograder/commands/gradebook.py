@@ -10,7 +10,7 @@ from autograder.commands.common import COURSE_HELP, EXIT_OK, Command, course_of
 from autograder.commands.forms import add_forms
 from autograder.errors import ConfigError
 from autograder.grading.gradebook import Gradebook, merge
-from autograder.manual.totals import class_totals
+from autograder.manual.totals import class_totals, csv_columns
 from autograder.safe_text import printable
 
 
@@ -77,9 +77,12 @@ def run(args: argparse.Namespace) -> int:
         parts = {
             name: [part.name for part in course.rubric.assignment(name).parts] for name in names
         }
-    totals = {name: class_totals(folders[0], course.rubric.assignment(name)) for name in names}
+    extra = {
+        name: csv_columns(class_totals(folders[0], course.rubric.assignment(name)))
+        for name in names
+    }
     with Gradebook(folders[0]) as book:
-        rows = book.export_csv(args.csv, parts=parts, totals=totals)
+        rows = book.export_csv(args.csv, parts=parts, extra=extra)
     print(f"wrote {rows} students ({', '.join(names)}) to {args.csv}")
     return EXIT_OK
 

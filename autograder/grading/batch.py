@@ -26,7 +26,7 @@ from autograder.errors import ConfigError
 from autograder.grading.gradebook import Entry, Gradebook
 from autograder.grading.runners import RunnerPool
 from autograder.grading.submission import MAX_TOTAL_BYTES, walk_files
-from autograder.manual.capture import capture_answers
+from autograder.grading.written_answers import capture_answers
 from autograder.protocol.results import SubmissionResult
 from autograder.safe_text import storable
 

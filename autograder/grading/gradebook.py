@@ -13,16 +13,12 @@ import json
 import sqlite3
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from autograder.errors import ConfigError
 from autograder.protocol.results import SubmissionResult
 from autograder.safe_text import spreadsheet_cell
-
-if TYPE_CHECKING:
-    from autograder.manual.totals import Totals
 
 FILE_NAME = "gradebook.sqlite"
 SCHEMA_VERSION = "2"
@@ -94,6 +90,16 @@ class Entry:
     @property
     def final_score(self) -> float:
         return max(0.0, round(self.result.score - self.late_penalty, 6))
+
+
+@dataclass(frozen=True)
+class ExtraColumns:
+    """What the gradebook file alone does not know, for export_csv: each student's final score
+    with overrides, and more columns (written answers) with their cells, by student."""
+
+    final_score: Mapping[str, float] = field(default_factory=dict)
+    header: tuple[str, ...] = ()
+    cells: Mapping[str, tuple[object, ...]] = field(default_factory=dict)
 
 
 class Gradebook:
@@ -231,18 +237,15 @@ class Gradebook:
         target: Path,
         *,
         parts: dict[str, list[str]],
-        totals: Mapping[str, Mapping[str, Totals]] | None = None,
+        extra: Mapping[str, ExtraColumns] | None = None,
     ) -> int:
         """One row per student: for each assignment (`parts`: assignment → its part names)
         the status, score, late penalty, final score, each part and each test, side by side;
         with one assignment the columns carry no prefix. No cell starts like a spreadsheet
         formula (a student's name may be `=HYPERLINK(…)`). Returns the number of students.
 
-        With `totals` (autograder/manual/totals.py), final_score counts instructors' overrides,
-        and written answers add columns: each manual part ("not graded yet" until people grade
-        it), manual_points, total and max_total."""
-        from autograder.manual.totals import manual_cells, manual_columns
-
+        `extra` (per assignment, from autograder/manual/totals.py) replaces final_score by the
+        one with instructors' overrides and adds the written answers' columns."""
         books = {name: self.entries(name) for name in parts}
         students = sorted({e.student for entries in books.values() for e in entries})
         header: list[str] = ["student"]
@@ -252,12 +255,10 @@ class Gradebook:
             tests = sorted({t.name for e in entries for t in e.result.tests})
             fields = ["status", "score", "late_penalty", "final_score", "max_score",
                       "submitted_at", *parts[name], *tests]  # fmt: skip
-            extra = manual_columns(totals.get(name, {}) if totals else {})
-            header += [prefix + field for field in [*fields, *extra]]
+            more = (extra or {}).get(name, ExtraColumns())
+            header += [prefix + field for field in [*fields, *more.header]]
             by_student = {e.student: e for e in entries}
-            columns.append(
-                (by_student, parts[name], tests, len(fields), totals and totals.get(name))
-            )
+            columns.append((by_student, parts[name], tests, len(fields), more))
         with target.open("w", newline="", encoding="utf-8") as handle:
             writer = csv.writer(handle)
             writer.writerow([spreadsheet_cell(cell) for cell in header])
@@ -266,7 +267,7 @@ class Gradebook:
                 for by_student, part_names, tests, width, marks in columns:
                     e = by_student.get(student)
                     if e is None:
-                        row += [""] * (width + len(manual_columns(marks or {})))
+                        row += [""] * (width + len(marks.header))
                         continue
                     by_part = e.result.part_scores()
                     by_test = {t.name: t.score for t in e.result.tests}
@@ -276,9 +277,10 @@ class Gradebook:
                         *[by_part.get(p, (0.0, 0.0))[0] for p in part_names],
                         *[by_test.get(name, "") for name in tests],
                     ]  # fmt: skip
-                    if marks and student in marks:
-                        row[-width + 3] = marks[student].final_automatic
-                        row += manual_cells(marks[student])
+                    if student in marks.final_score:
+                        row[-width + 3] = marks.final_score[student]
+                    if marks.header:
+                        row += list(marks.cells.get(student, [""] * len(marks.header)))
                 writer.writerow(map(spreadsheet_cell, row))
         return len(students)
 

@@ -1,10 +1,11 @@
 """Written answers graded by people, and instructors' overrides of automatic scores.
 
-Stages, one module each: `answers` reads each manual part's answer from a submission at grading
-time (trusted process, the submission reader's bounds); `store` keeps answers, grades, rubric
-items and overrides in tables of their own in the gradebook file; `sheet` exports and imports the
-grading spreadsheet; `server` is the grading page; `totals` computes each student's total, the
-one function every output (gradebook CSV, LMS file, feedback, class report) reads.
+Stages, one module each: autograder.grading.written_answers reads each manual part's answer from
+a submission at grading time (trusted process, the submission reader's bounds); `store` keeps
+grades, rubric items and overrides in tables of their own in the gradebook file; `sheet` exports
+and imports the grading spreadsheet; `server` is the grading page; `totals` computes each
+student's total, the one function every output (gradebook CSV, LMS file, feedback, class report)
+reads.
 
 The grading model (as Gradescope's rubrics): an answer's points are its own adjustment plus the
 points of the rubric items applied to it, clamped to [0, max]; an item's points may be negative;

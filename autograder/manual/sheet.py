@@ -23,7 +23,8 @@ from autograder.course.bounded_csv import Bounds, read_rows
 from autograder.course.rubric import AssignmentSpec, ManualPart
 from autograder.errors import ConfigError
 from autograder.grading.gradebook import Gradebook
-from autograder.manual.store import MAX_ANSWER_CHARS, Grade, Item, ManualStore
+from autograder.grading.written_answers import MAX_ANSWER_CHARS
+from autograder.manual.store import Grade, Item, ManualStore
 from autograder.manual.totals import grade_points
 from autograder.safe_text import spreadsheet_cell
 

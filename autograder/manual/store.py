@@ -1,10 +1,11 @@
 """The manual-grading tables, kept in the gradebook's SQLite file beside the automatic grades.
 
 Tables: `manual_answers` (the text captured at grading time, or NULL when the submission had
-none), `manual_grades` (one grade per answer, with a version that every save must name: a stale
-version is a conflict, never a silent overwrite), `manual_items` (reusable rubric items) and
-`manual_applied` (which item is applied to which answer), `overrides` (an instructor's points
-for one automatic test or part) and `override_history` (who, when, what, before, after, why).
+none: autograder.grading.written_answers writes it), `manual_grades` (one grade per answer, with
+a version that every save must name: a stale version is a conflict, never a silent overwrite),
+`manual_items` (reusable rubric items) and `manual_applied` (which item is applied to which
+answer), `overrides` (an instructor's points for one automatic test or part) and
+`override_history` (who, when, what, before, after, why).
 """
 
 from __future__ import annotations
@@ -17,18 +18,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from autograder.grading.gradebook import FILE_NAME
+from autograder.grading.written_answers import ANSWERS_SCHEMA, record_answers
 from autograder.safe_text import storable
 
-MAX_ANSWER_CHARS = 64 * 1024
-"""The most of an answer kept: a written explanation is a few paragraphs."""
 MAX_COMMENT_CHARS = 8 * 1024
 
 SCHEMA = """
-CREATE TABLE IF NOT EXISTS manual_answers (
-    assignment TEXT NOT NULL, student TEXT NOT NULL, part TEXT NOT NULL,
-    answer TEXT, truncated INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (assignment, student, part)
-);
 CREATE TABLE IF NOT EXISTS manual_grades (
     assignment TEXT NOT NULL, student TEXT NOT NULL, part TEXT NOT NULL,
     adjustment REAL NOT NULL, comment TEXT NOT NULL, version INTEGER NOT NULL,
@@ -136,7 +131,8 @@ class ManualStore:
         )
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(SCHEMA)
+        self._db.executescript(ANSWERS_SCHEMA + SCHEMA)
+        self._folder = folder
 
     def close(self) -> None:
         self._db.close()
@@ -162,21 +158,8 @@ class ManualStore:
     # answers
 
     def record_answers(self, assignment: str, student: str, answers: dict[str, str | None]) -> None:
-        """Replace the student's answers (None: missing), each cut at MAX_ANSWER_CHARS."""
-        with self.transaction() as db:
-            db.execute(
-                "DELETE FROM manual_answers WHERE assignment = ? AND student = ?",
-                (assignment, student),
-            )
-            db.executemany(
-                "INSERT INTO manual_answers VALUES (?, ?, ?, ?, ?)",
-                [
-                    (assignment, student, part, None if text is None else
-                     storable(text[:MAX_ANSWER_CHARS]),
-                     int(text is not None and len(text) > MAX_ANSWER_CHARS))
-                    for part, text in answers.items()
-                ],
-            )  # fmt: skip
+        """Replace the student's answers (see autograder.grading.written_answers)."""
+        record_answers(self._folder, assignment, student, answers)
 
     def answers(self, assignment: str) -> dict[tuple[str, str], Answer]:
         rows = self._db.execute(

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.course.rubric import AssignmentSpec
-from autograder.grading.gradebook import FILE_NAME, Entry, Gradebook
+from autograder.grading.gradebook import FILE_NAME, Entry, ExtraColumns, Gradebook
 from autograder.manual.store import Grade, Item, ManualStore, Override
 
 NOT_GRADED = "not graded yet"
@@ -67,20 +67,20 @@ class Totals:
         return self.automatic_max + self.manual_max
 
 
-def manual_columns(totals: Mapping[str, Totals]) -> list[str]:
-    """The gradebook CSV's columns for written answers (none when there are none)."""
+def csv_columns(totals: Mapping[str, Totals]) -> ExtraColumns:
+    """The gradebook CSV's final scores with overrides, and a column per written answer ("not
+    graded yet" until people grade it, never 0), manual_points, total and max_total."""
     first = next(iter(totals.values()), None)
+    final = {student: t.final_automatic for student, t in totals.items()}
     if first is None or not first.manual:
-        return []
-    return [*(m.part for m in first.manual), "manual_points", "total", "max_total"]
-
-
-def manual_cells(totals: Totals) -> list[object]:
-    """The cells under manual_columns: a part nobody graded says so, it is no 0."""
-    if not totals.manual:
-        return []
-    marks = [NOT_GRADED if m.points is None else m.points for m in totals.manual]
-    return [*marks, totals.manual_points, totals.total, totals.max_total]
+        return ExtraColumns(final)
+    header = (*(m.part for m in first.manual), "manual_points", "total", "max_total")
+    cells = {
+        student: (*(NOT_GRADED if m.points is None else m.points for m in t.manual),
+                  t.manual_points, t.total, t.max_total)
+        for student, t in totals.items()
+    }  # fmt: skip
+    return ExtraColumns(final, header, cells)
 
 
 def grade_points(grade: Grade, items: dict[int, Item], max_points: float) -> float:

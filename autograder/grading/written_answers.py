@@ -5,18 +5,33 @@ zip's is the file the rubric's `answer_file` names (the copy nearest the top), o
 of its single notebook. A lone .py file has no room for an answer file: its answers are missing.
 The submission is read with the submission reader's own bounds (sizes, counts, depth, zip
 checks); whatever it holds, this never raises: an unreadable answer is a missing one.
+
+The answers go to a table of their own in the gradebook file, `manual_answers`, which
+autograder/manual/ (the people's grading) reads; this module is its only writer.
 """
 
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path, PurePosixPath
 
 from autograder.course.rubric import AssignmentSpec, ManualPart
+from autograder.grading.gradebook import FILE_NAME
 
 # The reader's own bounded helpers: the same limits as the submission the tests graded.
 from autograder.grading.submission import _read_capped, _read_folder, _read_zip
-from autograder.manual.store import MAX_ANSWER_CHARS
+from autograder.safe_text import storable
+
+MAX_ANSWER_CHARS = 64 * 1024
+"""The most of an answer kept: a written explanation is a few paragraphs."""
+ANSWERS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS manual_answers (
+    assignment TEXT NOT NULL, student TEXT NOT NULL, part TEXT NOT NULL,
+    answer TEXT, truncated INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (assignment, student, part)
+);
+"""
 
 
 def read_answers(path: Path, spec: AssignmentSpec) -> dict[str, str | None]:
@@ -73,3 +88,37 @@ def notebook_answer(data: bytes, grade_id: str) -> str | None:
             lines = source if isinstance(source, list) else [source]
             return "".join(line for line in lines if isinstance(line, str))
     return None
+
+
+def capture_answers(folder: Path, spec: AssignmentSpec, student: str, submission: Path) -> None:
+    """Read `student`'s answers to the manual parts of `spec` and keep them in the gradebook
+    file of `folder` (batch.py calls this once the submission's grade is recorded)."""
+    record_answers(folder, spec.name, student, read_answers(submission, spec))
+
+
+def record_answers(
+    folder: Path, assignment: str, student: str, answers: dict[str, str | None]
+) -> None:
+    """Replace the student's answers (None: missing), each cut at MAX_ANSWER_CHARS."""
+    rows = [
+        (assignment, student, part,
+         None if text is None else storable(text[:MAX_ANSWER_CHARS]),
+         int(text is not None and len(text) > MAX_ANSWER_CHARS))
+        for part, text in answers.items()
+    ]  # fmt: skip
+    db = sqlite3.connect(folder / FILE_NAME, timeout=30, isolation_level=None)
+    try:
+        db.executescript(ANSWERS_SCHEMA)
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute(
+                "DELETE FROM manual_answers WHERE assignment = ? AND student = ?",
+                (assignment, student),
+            )
+            db.executemany("INSERT INTO manual_answers VALUES (?, ?, ?, ?, ?)", rows)
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+    finally:
+        db.close()
