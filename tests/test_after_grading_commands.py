@@ -134,7 +134,9 @@ def test_lms_csv_for_the_class(out: Path, course: Course, tmp_path: Path) -> Non
     assert "(no column) for: series" in printed  # the course's other assignment, not graded
     rows = list(csv.reader(target.open(newline="")))
     assert rows[0][-1] == course.rubric.assignment("vectors").title  # one column per graded one
-    assert [row[-1] for row in rows[1:]] == ["10", "6", ""]
+    # vectors has a written part nobody has graded yet: blank cells, not a partial score
+    assert [row[-1] for row in rows[1:]] == ["", "", ""]
+    assert "2 cell(s) left blank until their written answers are graded" in printed
 
 
 def test_the_commands_refuse_what_they_cannot_use(tmp_path: Path, course: Course) -> None:

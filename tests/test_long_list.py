@@ -118,7 +118,11 @@ def test_gradebook_lms_prints_ten_unmatched_names_and_files_the_rest(
         "2 roster student(s) without any graded submission (a blank cell): Zoe (3), Yan (4)"
     )
     assert lines[4].endswith(": 3 blank cell(s), student_id 2, 3, 4")  # Ben's: a grader error
-    assert lines[5].endswith(": 1 grader error(s) left blank, regrade them: ben")
+    assert lines[5].endswith(  # Ada's written answer is not graded yet
+        ": 1 cell(s) left blank until their written answers are graded (`autograder manual`), "
+        "student_id 1"
+    )
+    assert lines[6].endswith(": 1 grader error(s) left blank, regrade them: ben")
     assert not (tmp_path / "grades.csv.without-submission.txt").exists()
     assert all("\x1b" not in line for line in lines)
 

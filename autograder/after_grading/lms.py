@@ -10,8 +10,12 @@
   grade"; Moodle refuses grades above the item's maximum, so none is written.
 - `csv`: the roster's own columns and one column per assignment, for any other system.
 
-A graded or ungradable submission gives its final score; a grader error, or no submission,
-gives a blank cell (`missing="zero"` writes 0 for students without a submission). Every text
+A graded or ungradable submission gives its total (autograder/manual/totals.py: the automatic
+score with instructors' overrides, less the late penalty, plus the points people gave written
+answers); while any written answer of a student's is not graded yet, the cell stays blank (a
+blank changes nothing in the LMS, where a partial score would look final) and the command says
+how many wait. A grader error, or no submission, gives a blank cell (`missing="zero"`
+writes 0 for students without a submission). Every text
 cell is a `spreadsheet_cell`: nothing in the file starts like a formula.
 """
 
@@ -19,13 +23,14 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from autograder.after_grading.graded import graded_books
 from autograder.after_grading.roster import Matching, Student, match, read_roster
 from autograder.grading.gradebook import Entry
+from autograder.manual.totals import Totals, class_totals
 from autograder.safe_text import spreadsheet_cell
 
 if TYPE_CHECKING:
@@ -44,6 +49,8 @@ class Column:
     heading: str
     points: float
     entries: Mapping[str, Entry]
+    totals: Mapping[str, Totals] | None = None
+    """Each student's totals with overrides and written answers (None: the entries' scores)."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +60,8 @@ class Export:
     """Per column heading: the roster students (ids) whose cell is blank."""
     grader_errors: dict[str, tuple[str, ...]]
     """Per column heading: submissions left blank because the grader failed on them."""
+    waiting: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Per column heading: submissions left blank until people grade their written answers."""
 
 
 @dataclass(frozen=True)
@@ -77,7 +86,9 @@ def export_grades(
     columns = []
     for name, entries in books.items():
         spec = course.rubric.assignment(name)
-        columns.append(Column(spec.title, spec.max_score, {e.student: e for e in entries}))
+        totals = class_totals(folder, spec)
+        most = spec.max_score + sum(part.points for part in spec.manual)
+        columns.append(Column(spec.title, most, {e.student: e for e in entries}, totals))
     graded = {e.student for entries in books.values() for e in entries}
     matching = match(students, graded)
     ungraded = tuple(a.name for a in course.assignments if a.name not in books)
@@ -112,15 +123,27 @@ def write_lms_file(
         if lms == "canvas":
             padding = [""] * (len(head) - 1)
             writer.writerow(["Points Possible", *padding, *(_number(c.points) for c in columns)])
+        waiting: dict[str, list[str]] = {c.heading: [] for c in columns}
         for student in matching.students:
             cells: list[object] = list(identity(student))
             for column in columns:
                 score = _score(column.entries.get(student.submission), missing)
-                if score == "":
+                totals = (column.totals or {}).get(student.submission or "")
+                if totals is not None and score != "" and totals.ungraded:
+                    score = ""  # told apart from the blanks below: people have yet to grade
+                    waiting[column.heading].append(student.student_id)
+                elif totals is not None and score != "":
+                    score = _number(totals.total)
+                elif score == "":
                     blank[column.heading].append(student.student_id)
                 cells.append(score)
             writer.writerow([spreadsheet_cell(cell) for cell in cells])
-    return Export(len(matching.students), {k: tuple(v) for k, v in blank.items()}, errors)
+    return Export(
+        len(matching.students),
+        {k: tuple(v) for k, v in blank.items()},
+        errors,
+        {k: tuple(v) for k, v in waiting.items()},
+    )
 
 
 def _score(entry: Entry | None, missing: str) -> object:

@@ -25,6 +25,8 @@ from autograder.after_grading.visibility import (
 from autograder.course.rubric import AssignmentSpec
 from autograder.grading.gradebook import Entry
 from autograder.grading.grouping import FAILING, SAME_CAUSE, fix_first_line, grouped, shown_causes
+from autograder.manual.shown import feedback_lines, feedback_parts
+from autograder.manual.totals import Totals
 from autograder.safe_text import file_stem
 from autograder.status_words import TEST_WORDS, submission_word
 
@@ -114,11 +116,13 @@ def write_feedback(
     after_due: bool | None = None,
     now: datetime,
     attempts: Mapping[str, Sequence[Entry]] | None = None,
+    totals: Mapping[str, Totals] | None = None,
 ) -> list[Path]:
     """Write every entry's feedback (HTML and Markdown) under `folder/ASSIGNMENT/`. With
     `after_due` None, the due date of the rubric's late policy decides (no due date: the tests
     shown after it stay held back). `attempts`: every attempt of each student
-    (Gradebook.attempts), listed when a student made more than one."""
+    (Gradebook.attempts), listed when a student made more than one. `totals` (by student)
+    add written answers and overrides."""
     released = results_released_at(spec.late)
     if after_due is None:
         after_due = released is not None and now >= released
@@ -129,6 +133,8 @@ def write_feedback(
         history = (attempts or {}).get(entry.student, ())
         if len(history) > 1:
             sheet = replace(sheet, attempts=attempt_lines(history, after_due=after_due))
+        if totals and entry.student in totals and entry.result.status == "graded":
+            sheet = with_manual(sheet, totals[entry.student])
         page = feedback_path(folder, spec.name, entry.student)
         page.write_text(render_html(sheet), encoding="utf-8")
         markdown = feedback_path(folder, spec.name, entry.student, ".md")
@@ -288,6 +294,15 @@ def _status_line(view: StudentView) -> str:
         return f"Status: {submission_word(shown)}."
     tests = f"{late} test{'s' if late > 1 else ''}"
     return f"Status: {submission_word(shown)}: {tests} ran out of time (their points are lost)."
+
+
+def with_manual(sheet: Sheet, totals: Totals) -> Sheet:
+    """`sheet` with the written answers' points and comments, and instructors' overrides."""
+    return replace(
+        sheet,
+        lines=(*sheet.lines, *feedback_lines(totals)),
+        parts=(*sheet.parts, *feedback_parts(totals)),
+    )
 
 
 def _headline(view: StudentView, entry: Entry) -> str:

@@ -20,6 +20,7 @@ VERBS = (
     "report",
     "feedback",
     "similarity",
+    "manual",
 )
 """Each verb's module, in the order `autograder --help` lists them."""
 

@@ -34,15 +34,23 @@ def run(args: argparse.Namespace) -> int:
     from datetime import datetime, timezone
 
     from autograder.after_grading.student_feedback import write_feedback
+    from autograder.manual.totals import class_totals
 
     course = course_of(args)
     now = datetime.now(timezone.utc)
     for name, entries in graded_books(args.folder, args.assignment).items():
         spec = course.rubric.assignment(name)
+        totals = class_totals(args.folder, spec)
         with Gradebook(args.folder) as book:
             attempts = book.attempts(name)
         written = write_feedback(
-            entries, spec, args.out, after_due=args.after_due, now=now, attempts=attempts
+            entries,
+            spec,
+            args.out,
+            after_due=args.after_due,
+            now=now,
+            attempts=attempts,
+            totals=totals,
         )
         folder = args.out / file_stem(name)
         print(printable(f"wrote {folder}/: feedback for {len(written)} students (HTML, Markdown)"))

@@ -10,6 +10,7 @@ from autograder.commands.common import COURSE_HELP, EXIT_OK, Command, course_of
 from autograder.commands.forms import add_forms
 from autograder.errors import ConfigError
 from autograder.grading.gradebook import Gradebook, merge
+from autograder.manual.totals import class_totals, csv_columns
 from autograder.report.long_list import beside, long_list
 from autograder.safe_text import printable
 
@@ -88,7 +89,12 @@ def run(args: argparse.Namespace) -> int:
         parts = {
             name: [part.name for part in course.rubric.assignment(name).parts] for name in names
         }
-        rows = book.export_csv(args.csv, parts=parts)
+    extra = {
+        name: csv_columns(class_totals(folders[0], course.rubric.assignment(name)))
+        for name in names
+    }
+    with Gradebook(folders[0]) as book:
+        rows = book.export_csv(args.csv, parts=parts, extra=extra)
     print(f"wrote {rows} students ({', '.join(names)}) to {args.csv}")
     return EXIT_OK
 
@@ -154,6 +160,13 @@ def _lms_file(args: argparse.Namespace, folder: Path) -> int:
         listed = long_list(blank if news else [], file=beside(out, f"{heading}.blank"))
         if news:
             print(printable(f"{heading}: {len(blank)} blank cell(s), student_id {listed}"))
+    for heading, waiting in export.waiting.items():
+        listed = long_list(waiting, file=beside(out, f"{heading}.waiting"))
+        if waiting:
+            print(printable(
+                f"{heading}: {len(waiting)} cell(s) left blank until their written answers are "
+                f"graded (`autograder manual`), student_id {listed}"
+            ))  # fmt: skip
     for heading, failed in export.grader_errors.items():
         listed = long_list(failed, file=beside(out, f"{heading}.grader-errors"))
         if failed:

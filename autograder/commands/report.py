@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from autograder.after_grading.graded import graded_books
 from autograder.commands.common import EXIT_OK, Command, add_assignment, add_course, course_of
 from autograder.course.course import Course
 from autograder.errors import ConfigError
 from autograder.safe_text import file_stem, printable
+
+if TYPE_CHECKING:
+    from autograder.manual.totals import Totals
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -59,11 +63,20 @@ def run(args: argparse.Namespace) -> int:
                 mistakes=mistakes,
                 feedback_links=links,
                 parts=parts,
+                totals=_totals(args.folder, course, name),
             ),
             encoding="utf-8",
         )
         print(printable(f"wrote {target} ({len(entries)} submissions of {name})"))
     return EXIT_OK
+
+
+def _totals(folder: Path, course: Course | None, name: str) -> dict[str, Totals] | None:
+    """Totals with written answers and overrides, where the course describes the assignment."""
+    from autograder.manual.totals import class_totals
+
+    specs = {spec.name: spec for spec in course.rubric.assignments} if course else {}
+    return class_totals(folder, specs[name]) if name in specs else None
 
 
 COMMAND = Command(

@@ -51,6 +51,9 @@ class ManualPart:
     points: float
     rubric: str
     """What earns the points: shown to graders, never used by the autograder."""
+    answer_file: str | None = None
+    """For .py, folder and zip submissions: the file beside the module holding the answer
+    (a plain name such as `why_unit.md`); a notebook's answer is its cell with this grade_id."""
 
 
 @dataclass(frozen=True)
@@ -327,7 +330,7 @@ def _manual(
     for name in manual:
         part_key = f"{key}.{name}"
         part = reader.table(manual, name, part_key)
-        reader.only_keys(part, part_key, {"title", "points", "rubric"})
+        reader.only_keys(part, part_key, {"title", "points", "rubric", "answer_file"})
         if name in automatic:
             reader.fail(part_key, f"{name!r} is an automatic part already; name it differently")
         points = reader.number(part, "points", part_key)
@@ -339,9 +342,27 @@ def _manual(
                 title=reader.string(part, "title", part_key),
                 points=points,
                 rubric=reader.string(part, "rubric", part_key),
+                answer_file=_answer_file(reader, part, part_key),
             )
         )
     return tuple(parts)
+
+
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}")
+
+
+def _answer_file(reader: _Reader, part: Mapping[str, Any], key: str) -> str | None:
+    """A plain relative file name: no folder, no leading dot, no `..`, at most 100 characters."""
+    if "answer_file" not in part:
+        return None
+    name = part["answer_file"]
+    if not isinstance(name, str) or not _PLAIN_NAME.fullmatch(name) or ".." in name:
+        reader.fail(
+            f"{key}.answer_file",
+            f"must be a plain file name such as 'why_unit.md' (letters, digits, _ . -; no "
+            f"folder), got {name!r}",
+        )
+    return name
 
 
 LATE_KEYS = ("grace_minutes", "penalty_per_day", "cutoff_days")

@@ -27,6 +27,7 @@ from autograder.grading.attempts import counted_attempt
 from autograder.grading.gradebook import Entry, Gradebook, attempt_key
 from autograder.grading.runners import RunnerPool
 from autograder.grading.submission import MAX_TOTAL_BYTES, walk_files
+from autograder.grading.written_answers import capture_answers
 from autograder.protocol.results import SubmissionResult
 from autograder.safe_text import storable
 
@@ -305,6 +306,8 @@ def grade_class(
                 )
                 if problem is not None:
                     problems.append(problem)
+                elif spec.manual:  # the written answers, while the submission is here to read
+                    capture_answers(out, spec, item.student, item.attempt, item.path)
                 if item.attempt == latest[item.student]:  # one file per student: the latest
                     problems += write_files(item.student, result)
                 graded.append(entry)

@@ -11,9 +11,9 @@ from __future__ import annotations
 import csv
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import NoReturn
@@ -142,6 +142,16 @@ def attempt_key(submitted_at: datetime | None) -> str:
         return ""
     when = submitted_at if submitted_at.tzinfo else submitted_at.replace(tzinfo=timezone.utc)
     return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+@dataclass(frozen=True)
+class ExtraColumns:
+    """What the gradebook file alone does not know, for export_csv: each student's final score
+    with overrides, and more columns (written answers) with their cells, by student."""
+
+    final_score: Mapping[str, float] = field(default_factory=dict)
+    header: tuple[str, ...] = ()
+    cells: Mapping[str, tuple[object, ...]] = field(default_factory=dict)
 
 
 class Gradebook:
@@ -425,11 +435,20 @@ class Gradebook:
                  earlier.outcome, earlier.by_run),
             )  # fmt: skip
 
-    def export_csv(self, target: Path, *, parts: dict[str, list[str]]) -> int:
+    def export_csv(
+        self,
+        target: Path,
+        *,
+        parts: dict[str, list[str]],
+        extra: Mapping[str, ExtraColumns] | None = None,
+    ) -> int:
         """One row per student: for each assignment (`parts`: assignment → its part names)
         the status, score, late penalty, final score, each part and each test, side by side;
         with one assignment the columns carry no prefix. No cell starts like a spreadsheet
-        formula (a student's name may be `=HYPERLINK(…)`). Returns the number of students."""
+        formula (a student's name may be `=HYPERLINK(…)`). Returns the number of students.
+
+        `extra` (per assignment, from autograder/manual/totals.py) replaces final_score by the
+        one with instructors' overrides and adds the written answers' columns."""
         books = {name: self.entries(name) for name in parts}
         students = sorted({e.student for entries in books.values() for e in entries})
         header: list[str] = ["student"]
@@ -439,17 +458,19 @@ class Gradebook:
             tests = sorted({t.name for e in entries for t in e.result.tests})
             fields = ["status", "score", "late_penalty", "final_score", "max_score",
                       "submitted_at", *parts[name], *tests]  # fmt: skip
-            header += [prefix + field for field in fields]
-            columns.append(({e.student: e for e in entries}, parts[name], tests, len(fields)))
+            more = (extra or {}).get(name, ExtraColumns())
+            header += [prefix + field for field in [*fields, *more.header]]
+            by_student = {e.student: e for e in entries}
+            columns.append((by_student, parts[name], tests, len(fields), more))
         with target.open("w", newline="", encoding="utf-8") as handle:
             writer = csv.writer(handle)
             writer.writerow([spreadsheet_cell(cell) for cell in header])
             for student in students:
                 row: list[object] = [student]
-                for by_student, part_names, tests, width in columns:
+                for by_student, part_names, tests, width, marks in columns:
                     e = by_student.get(student)
                     if e is None:
-                        row += [""] * width
+                        row += [""] * (width + len(marks.header))
                         continue
                     by_part = e.result.part_scores()
                     by_test = {t.name: t.score for t in e.result.tests}
@@ -459,6 +480,10 @@ class Gradebook:
                         *[by_part.get(p, (0.0, 0.0))[0] for p in part_names],
                         *[by_test.get(name, "") for name in tests],
                     ]  # fmt: skip
+                    if student in marks.final_score:
+                        row[-width + 3] = marks.final_score[student]
+                    if marks.header:
+                        row += list(marks.cells.get(student, [""] * len(marks.header)))
                 writer.writerow(map(spreadsheet_cell, row))
         return len(students)
 

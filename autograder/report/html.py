@@ -17,6 +17,8 @@ from urllib.parse import quote
 from autograder.after_grading.student_feedback import feedback_path
 from autograder.errors import AutograderError
 from autograder.grading.gradebook import Entry
+from autograder.manual.shown import report_section
+from autograder.manual.totals import Totals
 from autograder.safe_text import shorten
 from autograder.status_words import (
     SUBMISSION_MEANINGS,
@@ -85,6 +87,7 @@ def render_class_report(
     mistakes: Sequence[KnownMistake] = (),
     feedback_links: Mapping[str, str] | None = None,
     parts: Sequence[Part] = (),
+    totals: Mapping[str, Totals] | None = None,
 ) -> str:
     """The report; `mistakes` to tally from the recorded hints, `feedback_links` (student →
     relative address of their feedback file) for each student's row, and the rubric's `parts`
@@ -106,6 +109,9 @@ def render_class_report(
     body = [_section("summary", "Summary", _summary(entries, scores, most))]
     body.append(_section("students", "Students", _students(entries, links, columns)))
     body.append(_section("histogram", "Score distribution", _histogram(plt, scores, most)))
+    if totals and any(t.manual or t.overridden for t in totals.values()):
+        heading = "Totals with written answers and overrides"
+        body.append(_section("totals", heading, report_section(totals)))
     body.append(
         _section("pass-rates", "Pass rate per part and per test", _pass_rates(plt, graded, columns))
     )

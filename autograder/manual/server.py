@@ -1,0 +1,262 @@
+"""The grading page for teaching assistants: one written answer at a time, on 127.0.0.1 only.
+
+Built on Starlette, served by uvicorn: a small, maintained ASGI toolkit with no ORM or template
+engine to carry, whose TestClient lets the tests send any request (a forged origin, no token)
+without a browser; no HTTP parsing is written here.
+
+Security, in the order a request meets it:
+- the Host header must be the server's own address (no DNS rebinding);
+- the token: `?token=` once in the address (as Jupyter does), then an HttpOnly SameSite=Strict
+  cookie; any request without it gets 403;
+- a state-changing request is a POST of JSON carrying the token in `X-Autograder-Token` and an
+  Origin (or Referer) that is the server's own; any other gets 403;
+- every response forbids inline script, framing and sniffing (CSP, X-Content-Type-Options,
+  frame-ancestors 'none') and sends no referrer; the page's script and style are static files
+  of this package, student text is put in the page as text, answers as sanitised HTML (render.py).
+
+Concurrent graders: each grade and rubric item has a version; a save naming a stale one is
+answered 409 with the current value, which the page shows beside the grader's own.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import secrets
+import socket
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
+from starlette.requests import Request
+from starlette.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+)
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from autograder.course.rubric import AssignmentSpec
+from autograder.manual.render import answer_html
+from autograder.manual.sheet import students_of
+from autograder.manual.store import Conflict, Grade, Item, ManualStore
+from autograder.manual.totals import grade_points
+
+COOKIE = "autograder_manual"
+TOKEN_HEADER = "x-autograder-token"
+STATIC = Path(__file__).parent / "static"
+MAX_BODY_BYTES = 64 * 1024
+HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
+    "connect-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; "
+    "frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cache-Control": "no-store",
+}
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def create_app(
+    folder: Path, spec: AssignmentSpec, *, token: str, origin: str, grader: str = ""
+) -> Starlette:
+    """The grading app of `spec`'s answers in the gradebook of `folder`, answering only at
+    `origin` (such as http://127.0.0.1:8765) to requests that carry `token`."""
+    store = ManualStore(folder)
+    parts = {p.name: p for p in spec.manual}
+    host = urlsplit(origin).netloc
+
+    async def state(request: Request) -> Response:
+        answers = store.answers(spec.name)
+        grades = store.grades(spec.name)
+        items = {i.id: i for i in store.items(spec.name)}
+        listed = []
+        for part in spec.manual:
+            for student in students_of(folder, spec):
+                answer = answers.get((student, part.name))
+                text = answer.text if answer else None
+                listed.append({
+                    "student": student,
+                    "part": part.name,
+                    "html": None if text is None else answer_html(text),
+                    "truncated": bool(answer and answer.truncated),
+                    "grade": _grade_json(grades.get((student, part.name)), items, part.points),
+                })  # fmt: skip
+        return JSONResponse({
+            "assignment": spec.name,
+            "title": spec.title,
+            "grader": grader,
+            "parts": [{"name": p.name, "title": p.title, "max": p.points, "rubric": p.rubric}
+                      for p in spec.manual],
+            "items": [asdict(i) for i in items.values()],
+            "answers": listed,
+        })  # fmt: skip
+
+    async def save_grade(request: Request) -> Response:
+        body = await _json(request)
+        part = parts.get(str(body.get("part")))
+        student = str(body.get("student"))
+        if part is None or student not in students_of(folder, spec):
+            return _refusal(400, "no such student or part")
+        try:
+            adjustment = _number(body.get("adjustment", 0))
+            version = int(body.get("version", 0))
+            chosen = tuple(int(i) for i in body.get("items", []))
+        except (TypeError, ValueError):
+            return _refusal(400, "adjustment, version and items must be numbers")
+        items = {i.id: i for i in store.items(spec.name)}
+        if any(i not in items or items[i].part != part.name for i in chosen):
+            return _refusal(400, "an item of another part, or no such item")
+        try:
+            grade = store.save_grade(
+                spec.name, student, part.name, adjustment=adjustment,
+                comment=str(body.get("comment", "")), items=chosen, version=version,
+                grader=str(body.get("grader") or grader)[:200],
+            )  # fmt: skip
+        except Conflict as conflict:
+            current = conflict.current if isinstance(conflict.current, Grade) else None
+            return JSONResponse(
+                {"conflict": _grade_json(current, items, part.points)}, status_code=409
+            )
+        return JSONResponse({"grade": _grade_json(grade, items, part.points)})
+
+    async def save_item(request: Request) -> Response:
+        body = await _json(request)
+        part = parts.get(str(body.get("part")))
+        text = str(body.get("text", "")).strip()
+        if part is None or not text:
+            return _refusal(400, "an item needs a part and a comment")
+        try:
+            points = _number(body.get("points"))
+            raw_id = body.get("id")
+            item_id = None if raw_id is None else int(raw_id)
+            version = int(body.get("version", 0))
+        except (TypeError, ValueError):
+            return _refusal(400, "points, id and version must be numbers")
+        if abs(points) > part.points:
+            return _refusal(
+                400, f"an item's points are between -{part.points:g} and {part.points:g}"
+            )
+        try:
+            item = store.save_item(spec.name, part.name, text=text, points=points,
+                                   item_id=item_id, version=version)  # fmt: skip
+        except Conflict as conflict:
+            current = conflict.current if isinstance(conflict.current, Item) else None
+            return JSONResponse({"conflict": current and asdict(current)}, status_code=409)
+        return JSONResponse({"item": asdict(item)})
+
+    async def guard(request: Request, call_next: RequestResponseEndpoint) -> Response:
+        response = await _checked(request, call_next)
+        response.headers.update(HEADERS)
+        return response
+
+    async def _checked(request: Request, call_next: RequestResponseEndpoint) -> Response:
+        if request.headers.get("host") != host:
+            return _refusal(403, "this server answers at its own address only")
+        given = request.query_params.get("token")
+        if given is not None and secrets.compare_digest(given, token):
+            if request.method != "GET":
+                return _refusal(403, "the token goes in a header, not the address, of a POST")
+            landing = RedirectResponse(request.url.path, status_code=303)
+            landing.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/")
+            return landing
+        if not secrets.compare_digest(request.cookies.get(COOKIE, ""), token):
+            return _refusal(403, "open the address with ?token= that `manual serve` printed")
+        if request.method not in ("GET", "HEAD"):
+            if request.method != "POST" or not _same_origin(request, origin):
+                return _refusal(403, "a change must come from this page")
+            if not secrets.compare_digest(request.headers.get(TOKEN_HEADER, ""), token):
+                return _refusal(403, "a change must carry the token header")
+            if request.headers.get("content-type", "").split(";")[0] != "application/json":
+                return _refusal(415, "send JSON")
+            if int(request.headers.get("content-length") or 0) > MAX_BODY_BYTES:
+                return _refusal(413, "too large")
+        return await call_next(request)
+
+    async def page(request: Request) -> Response:
+        title = html.escape(f"{spec.title} ({spec.name})")
+        return HTMLResponse(PAGE.replace("{token}", token).replace("{title}", title))
+
+    app = Starlette(
+        routes=[
+            Route("/", page),
+            Route("/api/state", state),
+            Route("/api/grade", save_grade, methods=["POST"]),
+            Route("/api/item", save_item, methods=["POST"]),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ],
+        middleware=[Middleware(BaseHTTPMiddleware, dispatch=guard)],
+        lifespan=_closing(store),
+    )
+    return app
+
+
+def _closing(store: ManualStore) -> Any:
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        store.close()
+
+    return lifespan
+
+
+def _grade_json(grade: Grade | None, items: dict[int, Item], most: float) -> dict[str, Any] | None:
+    if grade is None:
+        return None
+    return {**asdict(grade), "points": grade_points(grade, items, most)}
+
+
+def _number(value: object) -> float:
+    number = float(value)  # type: ignore[arg-type]
+    if not math.isfinite(number):
+        raise ValueError("not finite")
+    return number
+
+
+async def _json(request: Request) -> dict[str, Any]:
+    body = await request.body()
+    if len(body) > MAX_BODY_BYTES:
+        return {}
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _same_origin(request: Request, origin: str) -> bool:
+    sent = request.headers.get("origin")
+    if sent is not None:
+        return sent == origin
+    referer = request.headers.get("referer", "")
+    return referer == origin or referer.startswith(origin + "/")
+
+
+def _refusal(status: int, why: str) -> Response:
+    return PlainTextResponse(f"{status}: {why}\n", status_code=status)
+
+
+def bound_socket(port: int) -> socket.socket:
+    """A listening socket on 127.0.0.1 (port 0: any free port)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", port))
+    sock.listen(64)
+    return sock
+
+
+PAGE = (STATIC / "page.html").read_text(encoding="utf-8")

@@ -1,0 +1,356 @@
+"""The manual-grading tables, kept in the gradebook's SQLite file beside the automatic grades.
+
+Tables: `manual_answers` (the text captured at grading time, or NULL when the submission had
+none: autograder.grading.written_answers writes it), `manual_grades` (one grade per answer, with
+a version that every save must name: a stale version is a conflict, never a silent overwrite),
+`manual_items` (reusable rubric items) and `manual_applied` (which item is applied to which
+answer), `overrides` (an instructor's points for one automatic test or part) and
+`override_history` (who, when, what, before, after, why).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from autograder.grading.gradebook import FILE_NAME, Gradebook
+from autograder.grading.written_answers import ANSWERS_SCHEMA, record_answers
+from autograder.safe_text import storable
+
+MAX_COMMENT_CHARS = 8 * 1024
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS manual_grades (
+    assignment TEXT NOT NULL, student TEXT NOT NULL, part TEXT NOT NULL,
+    adjustment REAL NOT NULL, comment TEXT NOT NULL, version INTEGER NOT NULL,
+    grader TEXT NOT NULL, updated_at TEXT NOT NULL,
+    PRIMARY KEY (assignment, student, part)
+);
+CREATE TABLE IF NOT EXISTS manual_items (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    assignment TEXT NOT NULL, part TEXT NOT NULL, text TEXT NOT NULL, points REAL NOT NULL,
+    version INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS manual_applied (
+    assignment TEXT NOT NULL, student TEXT NOT NULL, part TEXT NOT NULL,
+    item INTEGER NOT NULL REFERENCES manual_items(id) ON DELETE CASCADE,
+    PRIMARY KEY (assignment, student, part, item)
+);
+CREATE TABLE IF NOT EXISTS overrides (
+    assignment TEXT NOT NULL, student TEXT NOT NULL, kind TEXT NOT NULL, target TEXT NOT NULL,
+    points REAL NOT NULL,
+    PRIMARY KEY (assignment, student, kind, target)
+);
+CREATE TABLE IF NOT EXISTS override_history (
+    number INTEGER PRIMARY KEY AUTOINCREMENT,
+    assignment TEXT NOT NULL, student TEXT NOT NULL, kind TEXT NOT NULL, target TEXT NOT NULL,
+    who TEXT NOT NULL, at TEXT NOT NULL, before REAL, after REAL NOT NULL, reason TEXT NOT NULL
+);
+"""
+
+
+class Conflict(Exception):
+    """A save named a version that is no longer the current one."""
+
+    def __init__(self, current: Grade | Item | None) -> None:
+        super().__init__("stale version")
+        self.current = current
+
+
+@dataclass(frozen=True)
+class Answer:
+    student: str
+    part: str
+    text: str | None
+    """None: the submission held no answer."""
+    truncated: bool = False
+
+
+@dataclass(frozen=True)
+class Grade:
+    """People's grade of one answer; `points` = adjustment + applied items, in [0, max]."""
+
+    student: str
+    part: str
+    adjustment: float
+    comment: str
+    items: tuple[int, ...]
+    version: int
+    grader: str
+    updated_at: str
+
+
+@dataclass(frozen=True)
+class Item:
+    """A reusable rubric item: a comment worth `points` (negative takes points off)."""
+
+    id: int
+    part: str
+    text: str
+    points: float
+    version: int
+
+
+@dataclass(frozen=True)
+class Override:
+    student: str
+    kind: str
+    """"test" (target: a test's node id) or "part" (target: an automatic part's name)."""
+    target: str
+    points: float
+
+
+@dataclass(frozen=True)
+class OverrideChange:
+    assignment: str
+    student: str
+    kind: str
+    target: str
+    who: str
+    at: str
+    before: float | None
+    after: float
+    reason: str
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class ManualStore:
+    """The manual tables of the gradebook in `folder` (created on first use)."""
+
+    def __init__(self, folder: Path) -> None:
+        Gradebook(folder).close()  # the submissions these tables refer to: created if new
+        self.path = folder / FILE_NAME
+        self._db = sqlite3.connect(
+            self.path, timeout=30, isolation_level=None, check_same_thread=False
+        )
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(ANSWERS_SCHEMA + SCHEMA)
+        self._folder = folder
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> ManualStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction: everything in it is written, or nothing."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._db
+        except BaseException:
+            with suppress(sqlite3.OperationalError):
+                self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    # answers
+
+    def record_answers(
+        self, assignment: str, student: str, answers: dict[str, str | None], attempt: str = ""
+    ) -> None:
+        """Replace the answers of the student's attempt (see autograder.grading.written_answers)."""
+        record_answers(self._folder, assignment, student, answers, attempt=attempt)
+
+    def answers(self, assignment: str) -> dict[tuple[str, str], Answer]:
+        """(student, part) → the answer of the student's counted attempt."""
+        rows = self._db.execute(
+            "SELECT a.student, a.part, a.answer, a.truncated FROM manual_answers AS a "
+            "JOIN submissions AS s ON (s.assignment, s.student, s.attempt) = "
+            "(a.assignment, a.student, a.attempt) WHERE a.assignment = ? AND s.counted = 1",
+            (assignment,),
+        )
+        return {(s, p): Answer(s, p, a, bool(t)) for s, p, a, t in rows.fetchall()}
+
+    # grades and items
+
+    def items(self, assignment: str) -> list[Item]:
+        rows = self._db.execute(
+            "SELECT id, part, text, points, version FROM manual_items WHERE assignment = ? "
+            "ORDER BY id",
+            (assignment,),
+        )
+        return [Item(*row) for row in rows.fetchall()]
+
+    def grades(self, assignment: str) -> dict[tuple[str, str], Grade]:
+        applied: dict[tuple[str, str], list[int]] = {}
+        for student, part, item in self._db.execute(
+            "SELECT student, part, item FROM manual_applied WHERE assignment = ? ORDER BY item",
+            (assignment,),
+        ).fetchall():
+            applied.setdefault((student, part), []).append(item)
+        rows = self._db.execute(
+            "SELECT student, part, adjustment, comment, version, grader, updated_at "
+            "FROM manual_grades WHERE assignment = ?",
+            (assignment,),
+        )
+        return {
+            (s, p): Grade(s, p, adj, c, tuple(applied.get((s, p), ())), v, g, at)
+            for s, p, adj, c, v, g, at in rows.fetchall()
+        }
+
+    def _grade(
+        self, db: sqlite3.Connection, assignment: str, student: str, part: str
+    ) -> Grade | None:
+        key = (assignment, student, part)
+        row = db.execute(
+            "SELECT adjustment, comment, version, grader, updated_at FROM manual_grades "
+            "WHERE assignment = ? AND student = ? AND part = ?",
+            key,
+        ).fetchone()
+        if row is None:
+            return None
+        items = tuple(i for (i,) in db.execute(
+            "SELECT item FROM manual_applied WHERE assignment = ? AND student = ? AND part = ? "
+            "ORDER BY item", key).fetchall())  # fmt: skip
+        return Grade(student, part, row[0], row[1], items, row[2], row[3], row[4])
+
+    def save_grade(
+        self,
+        assignment: str,
+        student: str,
+        part: str,
+        *,
+        adjustment: float,
+        comment: str,
+        items: tuple[int, ...],
+        version: int,
+        grader: str,
+    ) -> Grade:
+        """Write a grade seen at `version` (0: none yet); Conflict when another save came first."""
+        with self.transaction() as db:
+            current = self._grade(db, assignment, student, part)
+            if (current.version if current else 0) != version:
+                raise Conflict(current)
+            self._write_grade(db, assignment, student, part, adjustment, comment, items,
+                              version + 1, grader)  # fmt: skip
+            written = self._grade(db, assignment, student, part)
+        assert written is not None
+        return written
+
+    def _write_grade(
+        self, db: sqlite3.Connection, assignment: str, student: str, part: str,
+        adjustment: float, comment: str, items: tuple[int, ...], version: int, grader: str,
+    ) -> None:  # fmt: skip
+        key = (assignment, student, part)
+        db.execute(
+            "INSERT OR REPLACE INTO manual_grades VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (*key, adjustment, storable(comment[:MAX_COMMENT_CHARS]), version, grader, now()),
+        )
+        db.execute(
+            "DELETE FROM manual_applied WHERE assignment = ? AND student = ? AND part = ?", key
+        )
+        db.executemany(
+            "INSERT INTO manual_applied VALUES (?, ?, ?, ?)", [(*key, i) for i in set(items)]
+        )
+
+    def replace_grades(
+        self, assignment: str, rows: list[tuple[str, str, float | None, str]], grader: str
+    ) -> int:
+        """The sheet's grades, in one transaction: (student, part, points or None, comment);
+        None removes the grade (not graded). Returns how many answers changed."""
+        changed = 0
+        with self.transaction() as db:
+            for student, part, points, comment in rows:
+                current = self._grade(db, assignment, student, part)
+                key = (assignment, student, part)
+                if points is None:
+                    if current is not None:
+                        db.execute("DELETE FROM manual_applied WHERE assignment = ? AND "
+                                   "student = ? AND part = ?", key)  # fmt: skip
+                        db.execute("DELETE FROM manual_grades WHERE assignment = ? AND "
+                                   "student = ? AND part = ?", key)  # fmt: skip
+                        changed += 1
+                    continue
+                version = (current.version if current else 0) + 1
+                self._write_grade(db, *key, points, comment, (), version, grader)
+                changed += 1
+        return changed
+
+    def save_item(
+        self, assignment: str, part: str, *, text: str, points: float,
+        item_id: int | None = None, version: int = 0,
+    ) -> Item:  # fmt: skip
+        """Create an item (no id) or change one seen at `version` (Conflict when stale)."""
+        text = storable(text[:MAX_COMMENT_CHARS])
+        with self.transaction() as db:
+            if item_id is None:
+                cursor = db.execute(
+                    "INSERT INTO manual_items (assignment, part, text, points, version) "
+                    "VALUES (?, ?, ?, ?, 1)",
+                    (assignment, part, text, points),
+                )
+                item_id = int(cursor.lastrowid or 0)
+            else:
+                row = db.execute(
+                    "SELECT id, part, text, points, version FROM manual_items "
+                    "WHERE id = ? AND assignment = ?",
+                    (item_id, assignment),
+                ).fetchone()
+                if row is None or row[4] != version:
+                    raise Conflict(Item(*row) if row else None)
+                db.execute(
+                    "UPDATE manual_items SET text = ?, points = ?, version = ? WHERE id = ?",
+                    (text, points, version + 1, item_id),
+                )
+            row = db.execute(
+                "SELECT id, part, text, points, version FROM manual_items WHERE id = ?",
+                (item_id,),
+            ).fetchone()
+        return Item(*row)
+
+    # overrides
+
+    def overrides(self, assignment: str) -> dict[str, list[Override]]:
+        rows = self._db.execute(
+            "SELECT student, kind, target, points FROM overrides WHERE assignment = ? "
+            "ORDER BY student, kind, target",
+            (assignment,),
+        )
+        found: dict[str, list[Override]] = {}
+        for row in rows.fetchall():
+            found.setdefault(row[0], []).append(Override(*row))
+        return found
+
+    def override(
+        self, assignment: str, student: str, *, kind: str, target: str, points: float,
+        before: float, who: str, reason: str,
+    ) -> OverrideChange:  # fmt: skip
+        """Set an override and record the change; `before` is the score it replaces."""
+        key = (assignment, student, kind, target)
+        with self.transaction() as db:
+            row = db.execute(
+                "SELECT points FROM overrides WHERE assignment = ? AND student = ? AND "
+                "kind = ? AND target = ?",
+                key,
+            ).fetchone()
+            was = row[0] if row else before
+            db.execute("INSERT OR REPLACE INTO overrides VALUES (?, ?, ?, ?, ?)", (*key, points))
+            change = OverrideChange(*key, storable(who), now(), was, points, storable(reason))
+            db.execute(
+                "INSERT INTO override_history (assignment, student, kind, target, who, at, "
+                "before, after, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (*key, change.who, change.at, was, points, change.reason),
+            )
+        return change
+
+    def history(self, assignment: str | None = None) -> list[OverrideChange]:
+        query = ("SELECT assignment, student, kind, target, who, at, before, after, reason "
+                 "FROM override_history")  # fmt: skip
+        if assignment is None:
+            rows = self._db.execute(query + " ORDER BY number")
+        else:
+            rows = self._db.execute(query + " WHERE assignment = ? ORDER BY number", (assignment,))
+        return [OverrideChange(*row) for row in rows.fetchall()]
