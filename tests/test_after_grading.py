@@ -4,7 +4,11 @@ the due date, the roster and the LMS files, and the similarity of submissions.""
 from __future__ import annotations
 
 import csv
+import json
+import os
 import re
+import subprocess
+import sys
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -26,6 +30,7 @@ from autograder.after_grading.visibility import (
     student_view,
     without_arguments,
 )
+from autograder.course.course import Course
 from autograder.course.rubric import AssignmentSpec, LatePolicy
 from autograder.errors import ConfigError
 from autograder.grading.gradebook import Entry
@@ -369,3 +374,32 @@ def test_hostile_sources_are_compared_in_bounded_time_and_shown_escaped() -> Non
     page = render_similarity(result, sources, title="<t>")
     assert "<script>" not in page and "&lt;/pre&gt;&lt;script&gt;" in page
     assert "<h1>&lt;t&gt;</h1>" in page
+
+
+SIMILARITY_OF_THE_SAMPLES = """
+import json, sys
+from pathlib import Path
+from autograder.after_grading.similarity import compare
+folder = Path(sys.argv[1])
+sources = {p.stem: p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.py"))}
+found = compare(sources, threshold=0.99)
+print(json.dumps([[p.first, p.second, p.score, p.shared] for p in found.nearest]))
+"""
+
+
+def test_similarity_is_the_same_in_every_process(course_copy: Course) -> None:
+    """Fingerprints are hashed the same in every process (Python's own `hash` is seeded anew
+    in each): a pair near the threshold cannot appear in one run and vanish in the next."""
+    folder = course_copy.root / "assignments" / "vectors" / "sample_class"
+    runs = []
+    for seed in ("1", "2", "3"):
+        done = subprocess.run(
+            [sys.executable, "-c", SIMILARITY_OF_THE_SAMPLES, str(folder)],
+            capture_output=True, text=True, check=True, timeout=120,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        )  # fmt: skip
+        runs.append(json.loads(done.stdout))
+    assert runs[0] == runs[1] == runs[2]
+    names = [(first, second) for first, second, _, _ in runs[0]]
+    assert ("bug_normalise_by_sum", "hostile_infinite_loop") in names  # the two nearest kinds
+    assert all(0 < score < 0.99 for _, _, score, _ in runs[0])

@@ -118,7 +118,7 @@ def test_before_the_due_date_the_score_counts_only_the_tests_shown(
     visible = [t for t in early["tests"] if t["visibility"] == "visible"]
     assert 0 < len(visible) < len(early["tests"])
     assert early["score"] == sum(t["score"] for t in visible) == 8 < spec.max_score
-    assert early["output"].startswith("Tests shown now: 8 / 8 points")
+    assert early["output"].startswith("Score so far (tests shown now): 8 of 8 points")
     assert early["visibility"] == "visible"
     held = tmp_path / "held"
     archive_text = zipfile.ZipFile(archive)

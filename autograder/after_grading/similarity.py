@@ -13,6 +13,7 @@ MIN_SHARED normalised characters.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import itertools
 import math
@@ -125,6 +126,7 @@ def compare(
             f"{name}.py", NOISE, window, ignored, filter=False, fp=io.StringIO(filtered)
         )
         fingerprint.raw_code, fingerprint.offsets = texts[name], offsets
+        _fingerprint_stably(fingerprint, filtered, window, ignored)
         prints[name] = fingerprint
     pairs, others = [], []
     for first, second in itertools.combinations(sorted(prints), 2):
@@ -157,11 +159,42 @@ def _normalised(text: str) -> tuple[str, Any]:
     return filter_code(text, "text.py", "python")  # type: ignore[no-any-return]
 
 
+def _stable_kgrams(filtered: str) -> Any:
+    """The hash of every k-gram of normalised tokens, the same in every process: copydetect
+    hashes with Python's `hash`, which each process seeds anew, so its winnowing (which keeps
+    the smallest hash of each window) picked other fingerprints, and a pair's similarity moved
+    by a few points, from one run to the next."""
+    import numpy as np
+
+    grams = (filtered[i : i + NOISE] for i in range(len(filtered) - NOISE + 1))
+    digests = [
+        hashlib.blake2b(gram.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+        for gram in grams
+    ]
+    return np.array([int.from_bytes(d, "little", signed=True) for d in digests], dtype=np.int64)
+
+
+def _fingerprint_stably(fingerprint: Any, filtered: str, window: int, ignored: Any) -> None:
+    """Give `fingerprint` the winnowed k-grams of `filtered` hashed by _stable_kgrams, less
+    `ignored` (what copydetect's own get_document_fingerprints does, with its hash)."""
+    import numpy as np
+    from copydetect.utils import get_token_coverage, winnow
+
+    hashes, idx = np.array([], dtype=np.int64), np.array([], dtype=np.int64)
+    if len(filtered) >= NOISE:
+        hashes, idx = winnow(_stable_kgrams(filtered), window, remove_duplicates=False)
+    keep = ~np.isin(hashes, ignored)
+    by_hash: dict[int, list[int]] = {}
+    for value, index in zip(hashes[keep].tolist(), idx[keep].tolist(), strict=True):
+        by_hash.setdefault(value, []).append(index)
+    fingerprint.hashes = set(by_hash)
+    fingerprint.hash_idx = by_hash
+    fingerprint.token_coverage = get_token_coverage(by_hash, NOISE, len(filtered))
+
+
 def _kgram_hashes(filtered: str) -> set[int]:
     """Every k-gram fingerprint of normalised tokens (no winnowing)."""
-    from copydetect.utils import hashed_kgrams
-
-    return {int(h) for h in hashed_kgrams(filtered, NOISE)}
+    return set(_stable_kgrams(filtered).tolist()) if len(filtered) >= NOISE else set()
 
 
 def _regions(slices: Any) -> tuple[Region, ...]:

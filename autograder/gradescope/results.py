@@ -144,8 +144,8 @@ def _summary(result: SubmissionResult, *, partial: bool) -> str:
         most = sum(t.max_score for t in visible)
         later = len(result.tests) - len(visible)
         summary = (
-            f"Tests shown now: {_fmt(round(shown, 6))} / {_fmt(round(most, 6))} points, the "
-            f"score shown until the due date. {later} more tests "
+            f"Score so far (tests shown now): {_fmt(round(shown, 6))} of {_fmt(round(most, 6))} "
+            f"points, the score shown until the due date. {later} more tests "
             f"({_fmt(round(result.max_score - most, 6))} points) are graded too; their results "
             "are shown, and counted, after the due date."
         )

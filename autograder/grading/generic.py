@@ -29,6 +29,7 @@ import numpy as np
 import sympy as sp
 
 from autograder.grading.diagnose import Call, copied, same
+from autograder.safe_text import shorten
 from autograder.tolerance import DEFAULT_ATOL, DEFAULT_RTOL
 
 MAX_ENTRIES = 1_000_000
@@ -119,7 +120,7 @@ def answer(function: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, 
         try:
             return Answer(function(*copied(args), **copied(kwargs)))
         except Exception as error:
-            return Answer(raised=type(error).__name__, message=str(error)[:200])
+            return Answer(raised=type(error).__name__, message=shorten(str(error), 200))
 
 
 def _diagnose_call(
