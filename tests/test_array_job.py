@@ -79,10 +79,17 @@ def test_a_slurm_task_is_its_position_in_the_array(
     assert shard_from_environment("auto/4", environ) == expected
 
 
-def test_slurm_without_count_counts_from_min_max_and_step() -> None:
-    environ = slurm(9, 1, 10, step=4)  # ids 1, 5, 9
+def test_slurm_without_count_is_refused() -> None:
+    """MIN and MAX alone cannot tell --array=1,3,5 (three tasks) from --array=1-5 (five): taken
+    as 1-5, the tasks would grade shards 1, 3 and 5 of 5, and shards 2 and 4 nobody."""
+    environ = slurm(3, 1, 3, step=2)  # ids 1, 3, 5
     del environ["SLURM_ARRAY_TASK_COUNT"]
-    assert shard_from_environment("auto", environ) == (3, 3)
+    del environ["SLURM_ARRAY_TASK_STEP"]  # as for a list of ids
+    for spec in ("auto", "auto/3", "auto/5"):
+        with pytest.raises(ConfigError) as error:
+            shard_from_environment(spec, environ)
+        assert "without SLURM_ARRAY_TASK_COUNT" in str(error.value)
+        assert "write --shard I/N in each task" in str(error.value)
 
 
 def test_a_count_that_disagrees_with_slurms_is_refused() -> None:

@@ -131,13 +131,13 @@ def test_the_sheet_has_a_row_per_answer_and_no_formula(
     assert export_sheet(out, spec, sheet) == 3
     rows = _sheet_rows(sheet)
     assert rows[0] == ["assignment", "student", "part", "max_points", "answer", "rubric",
-                       "points", "comment"]  # fmt: skip
+                       "points", "comment", "version"]  # fmt: skip
     assert [row[1] for row in rows[1:]] == ["ada", "ben", "cy"]
     assert rows[1][3:5] == ["2", ANSWERS["ada"]]
     assert rows[2][4] == NO_ANSWER  # a missing answer says so
     assert rows[3][4] == "'" + HOSTILE_ANSWER  # a formula-like answer stays text
     assert rows[1][5] == "2: says a unit vector keeps only the direction; 0: missing."
-    assert [row[6:] for row in rows[1:]] == [["", ""], ["", ""], ["", ""]]
+    assert [row[6:] for row in rows[1:]] == [["", "", "0"], ["", "", "0"], ["", "", "0"]]
 
 
 def _write_sheet(path: Path, rows: list[list[str]]) -> Path:
@@ -188,11 +188,16 @@ def test_import_then_reimport_replaces(tmp_path: Path, spec: AssignmentSpec) -> 
     exported = tmp_path / "again.csv"
     export_sheet(out, spec, exported)
     assert [row[6:] for row in _sheet_rows(exported)[1:]] == [
-        ["2", "'=clear"], ["0.5", ""], ["", ""]]  # fmt: skip
+        ["2", "'=clear", "1"], ["0.5", "", "1"], ["", "", "0"]]  # fmt: skip
     assert import_sheet(out, spec, exported, grader="ta").changed == 0  # the same sheet: no-op
     sheet = _write_sheet(tmp_path / "s.csv", [["vectors", "ben", "why_unit", "", ""]])
-    assert import_sheet(out, spec, sheet, grader="ta").changed == 1
-    assert class_totals(out, spec)["ben"].ungraded == ("why_unit",)  # blank: not graded
+    assert import_sheet(out, spec, sheet, grader="ta").changed == 0  # by hand, blank: no word
+    rows = _sheet_rows(exported)
+    rows[2][6] = ""  # ben's points taken off the exported sheet: not graded again
+    with (tmp_path / "cleared.csv").open("w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle).writerows(rows)
+    assert import_sheet(out, spec, tmp_path / "cleared.csv", grader="ta").changed == 1
+    assert class_totals(out, spec)["ben"].ungraded == ("why_unit",)
 
 
 def test_overrides_change_the_score_and_keep_their_history(

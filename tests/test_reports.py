@@ -76,7 +76,9 @@ def test_gradescope_content() -> None:
     assert rendered["stdout_visibility"] == "hidden"
     # the summary students see at once is built from the visible test alone: the hidden tests'
     # losses (1.5 points of encoding) must not show before the due date
-    assert rendered["output"].startswith("Score so far (tests shown now): 2 of 2 points, the score shown until")
+    assert rendered["output"].startswith(
+        "Score so far (tests shown now): 2 of 2 points, the score shown until"
+    )
     assert "3 more tests (2 points)" in rendered["output"]
     assert "encoding: 2 / 2" in rendered["output"] and "3.5" not in rendered["output"]
     assert "symbolic" not in rendered["output"] and "2.5" not in rendered["output"]

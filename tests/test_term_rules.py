@@ -19,7 +19,13 @@ from autograder.course.rubric import AssignmentSpec, LatePolicy, load_rubric
 from autograder.errors import ConfigError
 from autograder.gradescope.run import own_late_policy, results_released
 from autograder.grading.attempts import counted_attempt
-from autograder.grading.batch import MAX_ATTEMPTS_PER_STUDENT, discover, late_penalty
+from autograder.grading.batch import (
+    MAX_ATTEMPTS_PER_STUDENT,
+    Item,
+    discover,
+    late_penalty,
+    unlisted_attempts,
+)
 from autograder.grading.gradebook import FILE_NAME, Entry, Gradebook, attempt_key, merge
 from autograder.grading.regrades import changes, describe, write_changes_csv
 from autograder.grading.results import SubmissionResult, TestResult
@@ -354,3 +360,18 @@ def test_gradescope_reads_the_students_own_due_date(tmp_path: Path, spec: Assign
     )
     metadata.write_text(json.dumps({"users": "nonsense", "assignment": []}))
     assert own_late_policy(metadata, policy) == policy
+
+
+def test_attempts_a_run_did_not_list_are_named(tmp_path: Path) -> None:
+    """A manifest whose time was corrected leaves the old attempt in the gradebook: it is
+    named, never dropped unasked (a manifest of the new submissions alone lists no other)."""
+    with Gradebook(tmp_path) as book:
+        book.bind(assignment="vectors", rubric_hash="r")
+        for entry in (_entry("ada", 6, "2026-12-01T10:00:00+00:00"),
+                      _entry("ada", 9, "2026-12-01T10:05:00+00:00"),
+                      _entry("ben", 7, "2026-12-01T09:00:00+00:00")):  # fmt: skip
+            book.record(entry, rubric_hash="r", kit_version="k")
+        items = [Item("ada", tmp_path / "a.py", datetime(2026, 12, 1, 10, 5, tzinfo=timezone.utc))]
+        assert unlisted_attempts(book, "vectors", items) == (
+            "ada at 2026-12-01T10:00:00+00:00",  # ben was not graded now: not named
+        )

@@ -133,7 +133,7 @@ def write_feedback(
         history = (attempts or {}).get(entry.student, ())
         if len(history) > 1:
             sheet = replace(sheet, attempts=attempt_lines(history, after_due=after_due))
-        if totals and entry.student in totals and entry.result.status == "graded":
+        if totals and entry.student in totals and entry.result.status != "grader_error":
             sheet = with_manual(sheet, totals[entry.student])
         page = feedback_path(folder, spec.name, entry.student)
         page.write_text(render_html(sheet), encoding="utf-8")

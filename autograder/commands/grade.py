@@ -101,6 +101,14 @@ def run(args: argparse.Namespace) -> int:
         entries = [e for e in book.entries(spec.name) if e.student in {i.student for i in items}]
     if len(entries) > 1:
         print(render_class(spec, [e.result for e in entries]))
+    unlisted = long_list(summary.unlisted, file=args.out / "unlisted-attempts.txt")
+    if summary.unlisted:
+        print(
+            f"autograder: {len(summary.unlisted)} earlier attempt(s) of these students are in "
+            f"the gradebook but not in this run, and still count by the rubric's attempts rule: "
+            f"{unlisted}",
+            file=sys.stderr,
+        )
     problems = long_list(summary.problems, file=args.out / "problems.txt", separator=SEPARATOR)
     if summary.problems:
         print(f"autograder: {problems}", file=sys.stderr)

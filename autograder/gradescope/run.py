@@ -68,7 +68,7 @@ def grade(root: Path, assignment: str | None) -> tuple[SubmissionResult, Assignm
     metadata = root / "submission_metadata.json"
     submitted_at = _submitted_at(metadata)
     policy = own_late_policy(metadata, spec.late)
-    penalty = late_penalty(result, submitted_at, policy)
+    penalty = late_penalty(result, submitted_at, policy, _student(metadata))
     when = submitted_at.isoformat() if submitted_at else None
     return replace(result, late_penalty=penalty, submitted_at=when), spec
 
@@ -117,6 +117,18 @@ def _dates(metadata: Path) -> list[dict[str, Any]]:
     first = users[0] if isinstance(users, list) and users else {}
     tables = [first.get("assignment") if isinstance(first, dict) else None, data.get("assignment")]
     return [table if isinstance(table, dict) else {} for table in tables]
+
+
+def _student(metadata: Path) -> str | None:
+    """The name a rubric's extensions file knows a Gradescope student by: the first user's
+    email (Gradescope's `users[].email`; the kit never sees the gradebook's own names there)."""
+    if not metadata.is_file():
+        return None
+    data = json.loads(metadata.read_text(encoding="utf-8"))
+    users = data.get("users") if isinstance(data, dict) else None
+    first = users[0] if isinstance(users, list) and users else None
+    email = first.get("email") if isinstance(first, dict) else None
+    return email if isinstance(email, str) and email else None
 
 
 def _date(table: dict[str, Any], key: str) -> datetime | None:

@@ -165,8 +165,12 @@ def _slurm(environ: Mapping[str, str]) -> ArrayTask:
             f"--shard auto: {source}: the array is not one range with one step (e.g. "
             "--array=1,2,7): submit --array=1-N, or write --shard I/N in each task"
         )
-    if count is None and high is not None and (high - low) % step == 0:
-        count = (high - low) // step + 1
+    if count is None:  # without it, an array such as --array=1,3,5 cannot be told apart
+        # from 1-5, and the shards of its missing ids would go ungraded
+        raise ConfigError(
+            f"--shard auto: {source} without SLURM_ARRAY_TASK_COUNT, so whether the array is "
+            "one range with one step is unknown: write --shard I/N in each task"
+        )
     return ArrayTask(offset // step, count, source)
 
 

@@ -62,6 +62,9 @@ class BatchSummary:
     skipped: tuple[str, ...]
     problems: tuple[str, ...] = ()
     """Result files that could not be written (each submission is in the gradebook)."""
+    unlisted: tuple[str, ...] = ()
+    """Attempts in the gradebook of the students graded now that this run did not list
+    ("STUDENT at TIME"): they still take part in choosing the attempt that counts."""
 
     @property
     def grader_errors(self) -> int:
@@ -313,7 +316,23 @@ def grade_class(
                 graded.append(entry)
                 on_result(entry, len(graded), len(todo))
         count_attempts(book, assignment)
-    return BatchSummary(tuple(graded), skipped, tuple(problems))
+        unlisted = unlisted_attempts(book, spec.name, items)
+    return BatchSummary(tuple(graded), skipped, tuple(problems), unlisted)
+
+
+def unlisted_attempts(book: Gradebook, assignment: str, items: Sequence[Item]) -> tuple[str, ...]:
+    """The attempts of the students in `items` that the gradebook holds and `items` do not
+    (a manifest whose time was corrected, or a submission withdrawn): named, never dropped
+    unasked, since a manifest of only the new submissions lists none of the earlier ones."""
+    listed = {(item.student, item.attempt) for item in items}
+    students = {item.student for item in items}
+    return tuple(
+        f"{student} at {entry.submitted_at or 'an unknown time'}"
+        for student, entries in book.attempts(assignment).items()
+        if student in students
+        for entry in entries
+        if (student, entry.attempt) not in listed
+    )
 
 
 def count_attempts(book: Gradebook, assignment: Assignment) -> None:

@@ -289,7 +289,8 @@ class Gradebook:
                     (rubric_hash, kit_version, entry.run_id, *key),
                 )
                 return False
-            if earlier is not None:
+            if earlier is not None and earlier[0] != entry.run_id:  # the same run's row (a
+                # merge carrying it again) replaces nothing
                 db.execute(
                     "INSERT INTO history VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (*key, *earlier[:4], REPLACED, entry.run_id),
@@ -352,6 +353,25 @@ class Gradebook:
                 "WHERE assignment = ? AND student = ? AND attempt = ?",
                 (penalty, json.dumps(data), *key),
             )
+
+    def absorb_written_answers(self, shard_file: Path) -> None:
+        """Copy the written answers a shard's grading captured (grading/written_answers.py)."""
+        from autograder.grading.written_answers import ANSWERS_SCHEMA
+
+        self._connection.executescript(ANSWERS_SCHEMA)
+        self._connection.execute("ATTACH DATABASE ? AS shard", (str(shard_file),))
+        try:
+            present = {row[0] for row in self._connection.execute(
+                "SELECT name FROM shard.sqlite_master")}  # fmt: skip
+            if "manual_answers" in present:
+                with self._transaction() as db:
+                    db.execute(
+                        "INSERT OR REPLACE INTO manual_answers (assignment, student, attempt, "
+                        "part, answer, truncated) SELECT assignment, student, attempt, part, "
+                        "answer, truncated FROM shard.manual_answers"
+                    )
+        finally:
+            self._connection.execute("DETACH DATABASE shard")
 
     def sources(self, assignment: str) -> dict[str, str]:
         """The module source of each student's counted attempt of `assignment` that could be
@@ -426,8 +446,17 @@ class Gradebook:
         ]  # fmt: skip
 
     def add_history(self, earlier: Earlier) -> None:
-        """Keep `earlier` in the history (merge carries a shard's history)."""
+        """Keep `earlier` in the history (merge carries a shard's history), once: merging the
+        same shard again adds nothing."""
         with self._transaction() as db:
+            known = db.execute(
+                "SELECT 1 FROM history WHERE assignment = ? AND student = ? AND attempt = ? "
+                "AND run_id = ? AND outcome = ? AND by_run = ?",
+                (earlier.result.assignment, earlier.student, earlier.attempt, earlier.run_id,
+                 earlier.outcome, earlier.by_run),
+            ).fetchone()  # fmt: skip
+            if known is not None:
+                return
             db.execute(
                 "INSERT INTO history VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (earlier.result.assignment, earlier.student, earlier.attempt, earlier.run_id,
@@ -488,18 +517,30 @@ class Gradebook:
         return len(students)
 
 
+PEOPLE_TABLES = ("manual_grades", "manual_items", "overrides")
+"""The tables of people's grading (autograder/manual/store.py) kept in the same file: made on
+the merged gradebook, never on a shard, so a shard holding any is refused by `merge`."""
+
+
 def merge(sources: list[Path], target: Path) -> int:
     """Merge shard gradebooks into the one in `target`: every attempt (the counted one
-    counted still) and the history of regrades; the shards must agree on each assignment's
-    rubric. Returns the number of attempts in `target`."""
+    counted still), its written answers, and the history of regrades; the shards must agree
+    on each assignment's rubric. Returns the number of attempts in `target`."""
     hashes: dict[str, str] = {}
+    for source in sources:
+        path = source / FILE_NAME
+        if not path.is_file():
+            raise ConfigError(f"{source} holds no {FILE_NAME}: is it a --out folder of `grade`?")
+        graded_by_people = _tables_with_rows(path, PEOPLE_TABLES)
+        if graded_by_people:
+            raise ConfigError(
+                f"{source} holds grades given by people ({', '.join(graded_by_people)}): "
+                "merge the shards first, then grade written answers and override on the "
+                "merged gradebook"
+            )
     with Gradebook(target) as merged:
         for source in sources:
             path = source / FILE_NAME
-            if not path.is_file():
-                raise ConfigError(
-                    f"{source} holds no {FILE_NAME}: is it a --out folder of `grade`?"
-                )
             with Gradebook(source) as shard:
                 for assignment, rubric_hash in shard.assignments().items():
                     if hashes.setdefault(assignment, rubric_hash) != rubric_hash:
@@ -522,4 +563,16 @@ def merge(sources: list[Path], target: Path) -> int:
                         merged.set_counted(assignment, counted.student, counted.attempt)
                 for earlier in shard.history():
                     merged.add_history(earlier)
+            merged.absorb_written_answers(path)
         return merged.count()
+
+
+def _tables_with_rows(path: Path, names: tuple[str, ...]) -> list[str]:
+    """Which of the tables `names` of the SQLite file `path` hold a row."""
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        present = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+        return [n for n in names if n in present and db.execute(
+            f"SELECT 1 FROM {n} LIMIT 1").fetchone()]  # fmt: skip
+    finally:
+        db.close()

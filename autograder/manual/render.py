@@ -30,4 +30,14 @@ def answer_html(text: str) -> str:
         attributes=ATTRIBUTES,
         url_schemes={"http", "https", "mailto"},
         link_rel="noopener noreferrer nofollow",
+        attribute_filter=_absolute_links_only,
     )
+
+
+def _absolute_links_only(tag: str, attribute: str, value: str) -> str | None:
+    """An href that names its scheme (http, https or mailto, which nh3 checks); a relative
+    (`/api/state`) or protocol-relative (`//elsewhere.example`) one is dropped: it would lead
+    the grading tab to this server's own pages or to another site."""
+    if attribute == "href" and not value.lower().startswith(("http://", "https://", "mailto:")):
+        return None
+    return value

@@ -51,8 +51,11 @@ from autograder.manual.render import answer_html
 from autograder.manual.sheet import students_of
 from autograder.manual.store import Conflict, Grade, Item, ManualStore
 from autograder.manual.totals import grade_points
+from autograder.safe_text import storable
 
 COOKIE = "autograder_manual"
+"""The cookie's name, followed by the port: a browser shares 127.0.0.1's cookies across its
+ports, so two servers (two assignments, two graders on one machine) keep a cookie each."""
 TOKEN_HEADER = "x-autograder-token"
 STATIC = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 64 * 1024
@@ -79,6 +82,7 @@ def create_app(
     store = ManualStore(folder)
     parts = {p.name: p for p in spec.manual}
     host = urlsplit(origin).netloc
+    cookie = f"{COOKIE}_{urlsplit(origin).port or 0}"
 
     async def state(request: Request) -> Response:
         answers = store.answers(spec.name)
@@ -125,7 +129,7 @@ def create_app(
             grade = store.save_grade(
                 spec.name, student, part.name, adjustment=adjustment,
                 comment=str(body.get("comment", "")), items=chosen, version=version,
-                grader=str(body.get("grader") or grader)[:200],
+                grader=storable(str(body.get("grader") or grader)[:200]),
             )  # fmt: skip
         except Conflict as conflict:
             current = conflict.current if isinstance(conflict.current, Grade) else None
@@ -168,23 +172,24 @@ def create_app(
         if request.headers.get("host") != host:
             return _refusal(403, "this server answers at its own address only")
         given = request.query_params.get("token")
-        if given is not None and secrets.compare_digest(given, token):
+        if given is not None and _same(given, token):
             if request.method != "GET":
                 return _refusal(403, "the token goes in a header, not the address, of a POST")
             landing = RedirectResponse(request.url.path, status_code=303)
-            landing.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/")
+            landing.set_cookie(cookie, token, httponly=True, samesite="strict", path="/")
             return landing
-        if not secrets.compare_digest(request.cookies.get(COOKIE, ""), token):
+        if not _same(request.cookies.get(cookie, ""), token):
             return _refusal(403, "open the address with ?token= that `manual serve` printed")
         if request.method not in ("GET", "HEAD"):
             if request.method != "POST" or not _same_origin(request, origin):
                 return _refusal(403, "a change must come from this page")
-            if not secrets.compare_digest(request.headers.get(TOKEN_HEADER, ""), token):
+            if not _same(request.headers.get(TOKEN_HEADER, ""), token):
                 return _refusal(403, "a change must carry the token header")
             if request.headers.get("content-type", "").split(";")[0] != "application/json":
                 return _refusal(415, "send JSON")
-            if int(request.headers.get("content-length") or 0) > MAX_BODY_BYTES:
-                return _refusal(413, "too large")
+            length = request.headers.get("content-length", "0")
+            if not (length.isascii() and length.isdigit()) or int(length) > MAX_BODY_BYTES:
+                return _refusal(413, "too large, or no length")
         return await call_next(request)
 
     async def page(request: Request) -> Response:
@@ -227,10 +232,21 @@ def _number(value: object) -> float:
     return number
 
 
+def _same(given: str, token: str) -> bool:
+    """`given` is the token, compared in constant time (as bytes: any text compares)."""
+    return secrets.compare_digest(given.encode("utf-8", "surrogatepass"), token.encode())
+
+
 async def _json(request: Request) -> dict[str, Any]:
-    body = await request.body()
-    if len(body) > MAX_BODY_BYTES:
-        return {}
+    """The request's JSON object, read up to MAX_BODY_BYTES (a chunked body without a length
+    is cut there too): {} for anything else."""
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            return {}
+        chunks.append(chunk)
+    body = b"".join(chunks)
     try:
         data = json.loads(body)
     except (ValueError, RecursionError):

@@ -10,8 +10,9 @@ answer), `overrides` (an instructor's points for one automatic test or part) and
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -27,7 +28,7 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS manual_grades (
     assignment TEXT NOT NULL, student TEXT NOT NULL, part TEXT NOT NULL,
     adjustment REAL NOT NULL, comment TEXT NOT NULL, version INTEGER NOT NULL,
-    grader TEXT NOT NULL, updated_at TEXT NOT NULL,
+    grader TEXT NOT NULL, updated_at TEXT NOT NULL, answer_digest TEXT NOT NULL,
     PRIMARY KEY (assignment, student, part)
 );
 CREATE TABLE IF NOT EXISTS manual_items (
@@ -51,6 +52,15 @@ CREATE TABLE IF NOT EXISTS override_history (
     who TEXT NOT NULL, at TEXT NOT NULL, before REAL, after REAL NOT NULL, reason TEXT NOT NULL
 );
 """
+
+
+class SheetConflict(Exception):
+    """Rows of a sheet whose grades changed after it was exported: ((student, part), the
+    version now) each."""
+
+    def __init__(self, stale: tuple[tuple[tuple[str, str], int], ...]) -> None:
+        super().__init__(f"{len(stale)} stale row(s)")
+        self.stale = stale
 
 
 class Conflict(Exception):
@@ -82,6 +92,9 @@ class Grade:
     version: int
     grader: str
     updated_at: str
+    answer_changed: bool = False
+    """The answer of the attempt that counts now is not the one this grade was given to (the
+    student submitted again, or another attempt came to count): it counts as not graded yet."""
 
 
 @dataclass(frozen=True)
@@ -115,6 +128,15 @@ class OverrideChange:
     before: float | None
     after: float
     reason: str
+
+
+def _digest(answer: Answer | None) -> str:
+    """What a grade remembers of the answer it was given to (the text of the attempt that
+    counted then; "" for none)."""
+    text = answer.text if answer is not None else None
+    if text is None:
+        return ""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def now() -> str:
@@ -166,12 +188,24 @@ class ManualStore:
 
     def answers(self, assignment: str) -> dict[tuple[str, str], Answer]:
         """(student, part) → the answer of the student's counted attempt."""
-        rows = self._db.execute(
+        return self._answers(self._db, assignment)
+
+    @staticmethod
+    def _answers(
+        db: sqlite3.Connection, assignment: str, student: str | None = None, part: str = ""
+    ) -> dict[tuple[str, str], Answer]:
+        """The counted attempts' answers (of one student and part, when named)."""
+        query = (
             "SELECT a.student, a.part, a.answer, a.truncated FROM manual_answers AS a "
             "JOIN submissions AS s ON (s.assignment, s.student, s.attempt) = "
-            "(a.assignment, a.student, a.attempt) WHERE a.assignment = ? AND s.counted = 1",
-            (assignment,),
+            "(a.assignment, a.student, a.attempt) WHERE a.assignment = ? AND s.counted = 1"
         )
+        if student is None:
+            rows = db.execute(query, (assignment,))
+        else:
+            rows = db.execute(
+                query + " AND a.student = ? AND a.part = ?", (assignment, student, part)
+            )
         return {(s, p): Answer(s, p, a, bool(t)) for s, p, a, t in rows.fetchall()}
 
     # grades and items
@@ -192,22 +226,24 @@ class ManualStore:
         ).fetchall():
             applied.setdefault((student, part), []).append(item)
         rows = self._db.execute(
-            "SELECT student, part, adjustment, comment, version, grader, updated_at "
-            "FROM manual_grades WHERE assignment = ?",
+            "SELECT student, part, adjustment, comment, version, grader, updated_at, "
+            "answer_digest FROM manual_grades WHERE assignment = ?",
             (assignment,),
         )
+        now_counted = self._answers(self._db, assignment)
         return {
-            (s, p): Grade(s, p, adj, c, tuple(applied.get((s, p), ())), v, g, at)
-            for s, p, adj, c, v, g, at in rows.fetchall()
-        }
+            (s, p): Grade(s, p, adj, c, tuple(applied.get((s, p), ())), v, g, at,
+                          digest != _digest(now_counted.get((s, p))))
+            for s, p, adj, c, v, g, at, digest in rows.fetchall()
+        }  # fmt: skip
 
     def _grade(
         self, db: sqlite3.Connection, assignment: str, student: str, part: str
     ) -> Grade | None:
         key = (assignment, student, part)
         row = db.execute(
-            "SELECT adjustment, comment, version, grader, updated_at FROM manual_grades "
-            "WHERE assignment = ? AND student = ? AND part = ?",
+            "SELECT adjustment, comment, version, grader, updated_at, answer_digest "
+            "FROM manual_grades WHERE assignment = ? AND student = ? AND part = ?",
             key,
         ).fetchone()
         if row is None:
@@ -215,7 +251,9 @@ class ManualStore:
         items = tuple(i for (i,) in db.execute(
             "SELECT item FROM manual_applied WHERE assignment = ? AND student = ? AND part = ? "
             "ORDER BY item", key).fetchall())  # fmt: skip
-        return Grade(student, part, row[0], row[1], items, row[2], row[3], row[4])
+        answer = self._answers(db, assignment, student, part).get((student, part))
+        changed = row[5] != _digest(answer)
+        return Grade(student, part, row[0], row[1], items, row[2], row[3], row[4], changed)
 
     def save_grade(
         self,
@@ -245,10 +283,12 @@ class ManualStore:
         adjustment: float, comment: str, items: tuple[int, ...], version: int, grader: str,
     ) -> None:  # fmt: skip
         key = (assignment, student, part)
+        graded = _digest(self._answers(db, assignment, student, part).get((student, part)))
         db.execute(
-            "INSERT OR REPLACE INTO manual_grades VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (*key, adjustment, storable(comment[:MAX_COMMENT_CHARS]), version, grader, now()),
-        )
+            "INSERT OR REPLACE INTO manual_grades VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (*key, adjustment, storable(comment[:MAX_COMMENT_CHARS]), version,
+             storable(grader[:200]), now(), graded),
+        )  # fmt: skip
         db.execute(
             "DELETE FROM manual_applied WHERE assignment = ? AND student = ? AND part = ?", key
         )
@@ -257,12 +297,29 @@ class ManualStore:
         )
 
     def replace_grades(
-        self, assignment: str, rows: list[tuple[str, str, float | None, str]], grader: str
+        self,
+        assignment: str,
+        rows: list[tuple[str, str, float | None, str]],
+        grader: str,
+        *,
+        versions: Mapping[tuple[str, str], int] | None = None,
     ) -> int:
         """The sheet's grades, in one transaction: (student, part, points or None, comment);
-        None removes the grade (not graded). Returns how many answers changed."""
+        None removes the grade (not graded). `versions`: the version each (student, part) had
+        when the sheet was exported; SheetConflict, and nothing written, when any has moved
+        on. Returns how many answers changed."""
         changed = 0
         with self.transaction() as db:
+            stale = []
+            for student, part, _, _ in rows:
+                if versions is None or (student, part) not in versions:
+                    continue
+                current = self._grade(db, assignment, student, part)
+                now_version = current.version if current else 0
+                if now_version != versions[student, part]:
+                    stale.append(((student, part), now_version))
+            if stale:
+                raise SheetConflict(tuple(stale))
             for student, part, points, comment in rows:
                 current = self._grade(db, assignment, student, part)
                 key = (assignment, student, part)
@@ -296,8 +353,8 @@ class ManualStore:
             else:
                 row = db.execute(
                     "SELECT id, part, text, points, version FROM manual_items "
-                    "WHERE id = ? AND assignment = ?",
-                    (item_id, assignment),
+                    "WHERE id = ? AND assignment = ? AND part = ?",  # its points fit its part
+                    (item_id, assignment, part),
                 ).fetchone()
                 if row is None or row[4] != version:
                     raise Conflict(Item(*row) if row else None)

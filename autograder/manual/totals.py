@@ -117,6 +117,8 @@ def assignment_totals(
         marks = []
         for part in spec.manual:
             grade = grades.get((entry.student, part.name))
+            if grade is not None and grade.answer_changed:
+                grade = None  # given to another answer than the one that counts now
             points = None if grade is None else grade_points(grade, items, part.points)
             comment = grade.comment if grade else ""
             marks.append(ManualMark(part.name, part.title, part.points, points, comment))

@@ -45,12 +45,16 @@ function chosenItems() {
   return [...document.querySelectorAll("#applied input:checked")].map((box) => Number(box.value));
 }
 
+function isGraded(answer) {
+  return Boolean(answer.grade) && !answer.grade.answer_changed;
+}
+
 function showPoints() {
   const answer = current();
   const adjustment = Number($("adjustment").value) || 0;
   const points = pointsOf(answer, adjustment, chosenItems());
   $("points").textContent = `Points: ${fmt(points)} of ${fmt(part(answer.part).max)}` +
-    (answer.grade ? "" : " (not saved: not graded yet)");
+    (isGraded(answer) ? "" : " (not saved: not graded yet)");
 }
 
 function show() {
@@ -60,13 +64,15 @@ function show() {
   }
   const answer = current();
   const spec = part(answer.part);
-  const graded = data.answers.filter((a) => a.grade).length;
+  const graded = data.answers.filter(isGraded).length;
   $("progress").textContent =
     `Answer ${index + 1} of ${data.answers.length}; ${graded} graded, ` +
     `${data.answers.length - graded} not graded yet.`;
   $("answer-heading").textContent = `Answer ${index + 1}: ${answer.student}, ${spec.title}`;
   $("answer-of").textContent = `Student ${answer.student}, part ${spec.name} ` +
-    `(${fmt(spec.max)} points). ` + (answer.grade ? `Graded by ${answer.grade.grader || "someone"}.` : "Not graded yet.");
+    `(${fmt(spec.max)} points). ` + (!answer.grade ? "Not graded yet." : answer.grade.answer_changed
+      ? `Graded by ${answer.grade.grader || "someone"} for an earlier answer: the answer that counts has changed since, so it is not graded yet; save to grade this one.`
+      : `Graded by ${answer.grade.grader || "someone"}.`);
   const box = $("answer-text");
   if (answer.html === null) {
     box.textContent = "No answer: the submission held none.";
@@ -238,7 +244,7 @@ function nextUngraded() {
   const count = data.answers.length;
   for (let k = 1; k <= count; k++) {
     const n = (index + k) % count;
-    if (!data.answers[n].grade) { index = n; show(); $("answer").focus(); return; }
+    if (!isGraded(data.answers[n])) { index = n; show(); $("answer").focus(); return; }
   }
   say("Every answer is graded.");
 }
