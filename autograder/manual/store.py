@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
+from autograder.errors import AutograderError
 from autograder.grading.gradebook import FILE_NAME, Gradebook
 from autograder.grading.written_answers import ANSWERS_SCHEMA, record_answers
 from autograder.safe_text import storable
@@ -54,7 +55,7 @@ CREATE TABLE IF NOT EXISTS override_history (
 """
 
 
-class SheetConflict(Exception):
+class SheetConflict(AutograderError):
     """Rows of a sheet whose grades changed after it was exported: ((student, part), the
     version now) each."""
 
@@ -63,7 +64,7 @@ class SheetConflict(Exception):
         self.stale = stale
 
 
-class Conflict(Exception):
+class Conflict(AutograderError):
     """A save named a version that is no longer the current one."""
 
     def __init__(self, current: Grade | Item | None) -> None:
