@@ -47,7 +47,7 @@ def test_names_that_would_share_a_file_each_get_their_own(
     for page in pages:
         text = page.read_text(encoding="utf-8")
         owner = next(name for name in SUBMITS if f">{name}<" in text)
-        scores[owner] = re.search(r"Score: ([\d.]+) / ", text)[1]  # type: ignore[index]
+        scores[owner] = re.search(r"Score: ([\d.]+) of ", text)[1]  # type: ignore[index]
     assert scores == SCORES
     report = tmp_path / "report.html"
     assert main(["report", str(out), "--html", str(report), "--feedback", str(feedback)]) == 0

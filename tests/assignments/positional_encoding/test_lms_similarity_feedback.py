@@ -23,6 +23,7 @@ import contextlib
 import csv
 import io
 import re
+import shutil
 from html import escape
 from pathlib import Path
 
@@ -148,11 +149,30 @@ def test_the_roster_is_eighteen_students_two_unmatched_on_each_side(
     assert sorted(names - set(graded)) == ["", "hostile_sockets"]  # a near miss, not guessed
 
 
+def _with_written_answers_graded(out: Path, tmp_path: Path, course: Course, points: str) -> Path:
+    """A copy of the graded class whose written answers a teaching assistant graded, each
+    `points`, through the grading sheet."""
+    book = tmp_path / "with-written"
+    shutil.copytree(out, book)
+    sheet = tmp_path / "sheet.csv"
+    root = ["--course", str(course.root), "--assignment", "positional_encoding"]
+    assert _run("manual", "export", str(book), "--out", str(sheet), *root)[0] == 0
+    rows = _rows(sheet)
+    column = rows[0].index("points")
+    for row in rows[1:]:
+        row[column] = points
+    with sheet.open("w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle).writerows(rows)
+    assert _run("manual", "import", str(book), str(sheet), *root)[0] == 0
+    return book
+
+
 def test_canvas_file_for_the_sample_class(
     out: Path, tmp_path: Path, course: Course, graded: dict[str, SubmissionResult]
 ) -> None:
     target = tmp_path / "canvas.csv"
-    code, printed = _run("gradebook", str(out), "--lms", "canvas", "--roster", str(ROSTER),
+    book = _with_written_answers_graded(out, tmp_path, course, "7")
+    code, printed = _run("gradebook", str(book), "--lms", "canvas", "--roster", str(ROSTER),
                          "--out", str(target), "--course", str(course.root))  # fmt: skip
     assert code == 0
     assert "18 roster students, 16 with a graded submission, 1 assignment column(s)" in printed
@@ -164,12 +184,12 @@ def test_canvas_file_for_the_sample_class(
     assert canvas_problems(rows, students=18) == []
     assert canvas_problems([r[:4] + r[5:] for r in rows], 18) == ["no Section column"]
     assert rows[0][5] == course.rubric.assignment("positional_encoding").title
-    assert rows[1][5] == "100"
+    assert rows[1][5] == "110"  # 100 automatic and the written answer's 10
     scores = {row[1]: row[5] for row in rows[2:]}
     by_submission = {r["submission"]: r["student_id"] for r in _roster_rows()}
     for name, result in graded.items():
         if name in by_submission:
-            assert float(scores[by_submission[name]]) == result.final_score, name
+            assert float(scores[by_submission[name]]) == result.final_score + 7, name
     assert scores["20497"] == scores["20498"] == ""
     assert not [cell for row in rows for cell in row if cell.startswith(FORMULA_START)]
     assert rows[2 + 10][0] == '\'=HYPERLINK("http://grades.example","Kowalski")'
@@ -195,12 +215,19 @@ def test_moodle_file_for_the_sample_class(out: Path, tmp_path: Path, course: Cou
 
 def test_plain_csv_keeps_the_roster_columns(out: Path, tmp_path: Path, course: Course) -> None:
     target = tmp_path / "grades.csv"
-    assert _run("gradebook", str(out), "--lms", "csv", "--roster", str(ROSTER),
-                "--out", str(target), "--course", str(course.root))[0] == 0  # fmt: skip
+    code, printed = _run("gradebook", str(out), "--lms", "csv", "--roster", str(ROSTER),
+                         "--out", str(target), "--course", str(course.root))  # fmt: skip
+    assert code == 0
     rows = _rows(target)
     assert rows[0] == ["student_id", "name", "email", "login", "sis_id", "section", "submission",
                        course.rubric.assignment("positional_encoding").title]  # fmt: skip
-    assert rows[1][:2] == ["20481", "Adeyemi, Tolu"] and float(rows[1][7]) == 74
+    # nobody graded the written answers yet: no cell looks final, and the command says why
+    assert rows[1][:2] == ["20481", "Adeyemi, Tolu"] and rows[1][7] == ""
+    assert "16 cell(s) left blank until their written answers are graded" in printed
+    book = _with_written_answers_graded(out, tmp_path, course, "9.5")
+    assert _run("gradebook", str(book), "--lms", "csv", "--roster", str(ROSTER),
+                "--out", str(target), "--course", str(course.root))[0] == 0  # fmt: skip
+    assert float(_rows(target)[1][7]) == 74 + 9.5
 
 
 def test_similarity_flags_the_disguised_copies_and_no_distinct_correct_style(
