@@ -221,3 +221,34 @@ def test_relative_and_protocol_relative_links_are_dropped() -> None:
     shown = answer_html("[a](//evil.example/x) [b](/api/state) [c](https://ok.example/)")
     assert "evil.example" not in shown and "/api/state" not in shown
     assert 'href="https://ok.example/"' in shown
+
+
+def test_before_the_due_date_the_written_answers_tell_no_automatic_total(
+    tmp_path: Path, spec: AssignmentSpec
+) -> None:
+    """The total with the written answers counts every test: shown before the due date, it
+    would tell how the tests held back went (here: a held-back test's part, overridden)."""
+    from autograder.after_grading.student_feedback import write_feedback
+    from autograder.manual.overrides import override
+
+    out = build_class(tmp_path / "out")
+    _grade(out, "ben", 1.5)
+    override(out, spec, "ben", test=None, part="symbolic", points=2.0, reason="half right")
+    with Gradebook(out) as book:
+        [ben] = [e for e in book.entries("vectors") if e.student == "ben"]
+    held = tuple(replace(t, visibility="after_due_date", hidden=True) if t.score < t.max_score
+                 else t for t in ben.result.tests)  # fmt: skip
+    ben = replace(ben, result=replace(ben.result, tests=held))
+    when = datetime(2026, 12, 1, tzinfo=timezone.utc)
+    totals = class_totals(out, spec)
+    [page] = write_feedback([ben], spec, tmp_path / "early", after_due=False, now=when,
+                            totals=totals)  # fmt: skip
+    early = page.with_suffix(".md").read_text(encoding="utf-8")
+    assert "Written answers: 1.5 of 2 points graded so far." in early
+    assert "Total with the written answers" not in early
+    assert "automatic points now" not in early and "9.5" not in early
+    assert "the points are shown with every test's result" in early
+    [page] = write_feedback([ben], spec, tmp_path / "late", after_due=True, now=when,
+                            totals=totals)  # fmt: skip
+    late = page.with_suffix(".md").read_text(encoding="utf-8")
+    assert "Total with the written answers: 9.5 / 12." in late  # 6 + 2 overridden + 1.5

@@ -134,7 +134,8 @@ def write_feedback(
         if len(history) > 1:
             sheet = replace(sheet, attempts=attempt_lines(history, after_due=after_due))
         if totals and entry.student in totals and entry.result.status != "grader_error":
-            sheet = with_manual(sheet, totals[entry.student])
+            complete = student_view(entry.result, after_due=after_due).complete
+            sheet = with_manual(sheet, totals[entry.student], complete=complete)
         page = feedback_path(folder, spec.name, entry.student)
         page.write_text(render_html(sheet), encoding="utf-8")
         markdown = feedback_path(folder, spec.name, entry.student, ".md")
@@ -296,11 +297,12 @@ def _status_line(view: StudentView) -> str:
     return f"Status: {submission_word(shown)}: {tests} ran out of time (their points are lost)."
 
 
-def with_manual(sheet: Sheet, totals: Totals) -> Sheet:
-    """`sheet` with the written answers' points and comments, and instructors' overrides."""
+def with_manual(sheet: Sheet, totals: Totals, *, complete: bool = True) -> Sheet:
+    """`sheet` with the written answers' points and comments, and instructors' overrides
+    (`complete` False: every test is not shown yet, and no automatic total is told)."""
     return replace(
         sheet,
-        lines=(*sheet.lines, *feedback_lines(totals)),
+        lines=(*sheet.lines, *feedback_lines(totals, complete=complete)),
         parts=(*sheet.parts, *feedback_parts(totals)),
     )
 

@@ -24,18 +24,40 @@ def feedback_parts(totals: Totals) -> tuple[tuple[str, str, str], ...]:
     )
 
 
-def feedback_lines(totals: Totals) -> tuple[str, ...]:
-    """The grader's comments, the overrides, and the total with the written answers."""
+def feedback_lines(totals: Totals, *, complete: bool = True) -> tuple[str, ...]:
+    """The grader's comments, the overrides, and the total with the written answers.
+
+    `complete` False (tests held back until the due date): no automatic total at all, which
+    would tell how the tests not shown yet went; the written answers' points alone."""
     lines = [f"Comment on {m.title}: {m.comment}" for m in totals.manual if m.comment.strip()]
-    if totals.overridden:
+    if totals.overridden and complete:
         lines.append(
             f"Your instructor changed the automatic points of {len(totals.overridden)} "
             f"test(s) or part(s); automatic points now {_fmt(totals.automatic)} / "
             f"{_fmt(totals.automatic_max)}."
         )
+    elif totals.overridden:
+        lines.append(
+            f"Your instructor changed the automatic points of {len(totals.overridden)} "
+            "test(s) or part(s); the points are shown with every test's result."
+        )
     if totals.manual:
-        lines.append(total_line(totals))
+        lines.append(total_line(totals) if complete else written_line(totals))
     return tuple(lines)
+
+
+def written_line(totals: Totals) -> str:
+    """The written answers' points so far, and how many wait for people."""
+    graded = [m for m in totals.manual if m.points is not None]
+    got = sum(m.points or 0.0 for m in graded)
+    line = (
+        f"Written answers: {_fmt(got)} of {_fmt(sum(m.max_points for m in graded))} points "
+        f"graded so far"
+    )
+    if totals.ungraded:
+        points = sum(m.max_points for m in totals.manual if m.points is None)
+        line += f"; not graded yet: {len(totals.ungraded)} ({_fmt(points)} points to come)"
+    return line + "."
 
 
 def total_line(totals: Totals) -> str:
