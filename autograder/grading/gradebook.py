@@ -11,14 +11,15 @@ from __future__ import annotations
 import csv
 import json
 import sqlite3
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager, suppress
+from collections.abc import Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import NoReturn
 
 from autograder.errors import ConfigError
+from autograder.grading.database import connect, write_transaction
 from autograder.protocol.results import SubmissionResult
 from autograder.safe_text import spreadsheet_cell
 
@@ -160,9 +161,7 @@ class Gradebook:
     def __init__(self, folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         self.path = folder / FILE_NAME
-        self._connection = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-        self._connection.execute("PRAGMA journal_mode=WAL")
-        self._connection.execute("PRAGMA foreign_keys=ON")
+        self._connection = connect(self.path)
         tables = {row[0] for row in self._connection.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'")}  # fmt: skip
         schema = None
@@ -193,16 +192,8 @@ class Gradebook:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        self._connection.execute("BEGIN IMMEDIATE")
-        try:
-            yield self._connection
-        except BaseException:
-            with suppress(sqlite3.OperationalError):  # SQLite rolled back already (disk full)
-                self._connection.execute("ROLLBACK")
-            raise
-        self._connection.execute("COMMIT")
+    def _transaction(self) -> AbstractContextManager[sqlite3.Connection]:
+        return write_transaction(self._connection)
 
     def bind(self, *, assignment: str, rubric_hash: str) -> None:
         """Record the rubric now in force for `assignment` (one gradebook holds the rows of

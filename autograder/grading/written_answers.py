@@ -13,10 +13,10 @@ autograder/manual/ (the people's grading) reads; this module is its only writer.
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path, PurePosixPath
 
 from autograder.course.rubric import AssignmentSpec, ManualPart
+from autograder.grading.database import connect, write_transaction
 from autograder.grading.gradebook import FILE_NAME
 
 # The reader's own bounded helpers: the same limits as the submission the tests graded.
@@ -115,19 +115,14 @@ def record_answers(
          int(text is not None and len(text) > MAX_ANSWER_CHARS))
         for part, text in answers.items()
     ]  # fmt: skip
-    db = sqlite3.connect(folder / FILE_NAME, timeout=30, isolation_level=None)
+    db = connect(folder / FILE_NAME)
     try:
         db.executescript(ANSWERS_SCHEMA)
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with write_transaction(db):
             db.execute(
                 "DELETE FROM manual_answers WHERE assignment = ? AND student = ? AND attempt = ?",
                 (assignment, student, attempt),
             )
             db.executemany("INSERT INTO manual_answers VALUES (?, ?, ?, ?, ?, ?)", rows)
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
     finally:
         db.close()

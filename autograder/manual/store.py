@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager, suppress
+from collections.abc import Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
 from autograder.errors import AutograderError
+from autograder.grading.database import connect, write_transaction
 from autograder.grading.gradebook import FILE_NAME, Gradebook
 from autograder.grading.written_answers import ANSWERS_SCHEMA, record_answers
 from autograder.safe_text import storable
@@ -150,11 +151,7 @@ class ManualStore:
     def __init__(self, folder: Path) -> None:
         Gradebook(folder).close()  # the submissions these tables refer to: created if new
         self.path = folder / FILE_NAME
-        self._db = sqlite3.connect(
-            self.path, timeout=30, isolation_level=None, check_same_thread=False
-        )
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db = connect(self.path, any_thread=True)  # the page's server: a thread pool
         self._db.executescript(ANSWERS_SCHEMA + SCHEMA)
         self._folder = folder
 
@@ -167,17 +164,9 @@ class ManualStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
+    def transaction(self) -> AbstractContextManager[sqlite3.Connection]:
         """One write transaction: everything in it is written, or nothing."""
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            yield self._db
-        except BaseException:
-            with suppress(sqlite3.OperationalError):
-                self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+        return write_transaction(self._db)
 
     # answers
 
