@@ -1,0 +1,94 @@
+"""Measured signatures of the rotary-embeddings assignment: the angles a student's rope turned
+each pair by, read from its output, and the frequencies of a table of angles.
+
+They run in the grader on the student's data (diagnose.observe), never student code. Each
+speaks only when its model reproduces the student's output.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from autograder.authoring import Call, Signature
+
+
+def _wrapped(a: np.ndarray) -> np.ndarray:
+    return (a + np.pi) % (2 * np.pi) - np.pi
+
+
+def _name_angles(measured: np.ndarray, positions: np.ndarray, theta: np.ndarray) -> str | None:
+    """What (T, C/2) angles are, against m·θ_i: the sign, positions from 1, i for 2i."""
+    models = {
+        "every pair turns by −mθ_i: the signs of the sines are swapped": -np.outer(
+            positions, theta
+        ),
+        "position m is turned by (m + 1)·θ_i: positions counted from 1": np.outer(
+            positions + 1, theta
+        ),
+    }
+    C = 2 * theta.size
+    base = theta[1] ** (-C / 2) if theta.size > 1 else None
+    if base is not None:
+        half = base ** (-np.arange(theta.size) / C)
+        double = base ** (-4 * np.arange(theta.size) / C)
+        models["your pair i turns at base^(−i/C) per position: i where 2i belongs"] = np.outer(
+            positions, half
+        )
+        models["your pair i turns at base^(−4i/C) per position: 4i where 2i belongs"] = np.outer(
+            positions, double
+        )
+    for sentence, model in models.items():
+        if np.allclose(_wrapped(measured - model), 0.0, atol=1e-6):
+            return sentence
+    return None
+
+
+def _inputs(call: Call) -> tuple[np.ndarray, np.ndarray, float, str] | None:
+    X = np.asarray(call.argument(0, "X"), dtype=np.float64)
+    positions = call.argument(1, "positions", None)
+    base = float(call.argument(2, "base", 10000.0))
+    layout = call.argument(3, "layout", "interleaved")
+    if X.ndim != 2 or X.shape[1] < 4 or X.shape[1] % 2 or layout not in ("interleaved", "halves"):
+        return None
+    T = X.shape[0]
+    positions = np.arange(T, dtype=np.float64) if positions is None else np.asarray(positions, float)
+    return X, positions, base, layout
+
+
+def rope_signature(call: Call, expected) -> str | None:
+    """The angle each pair of a rope output was turned by, against m·θ_i."""
+    found = _inputs(call)
+    if found is None:
+        return None
+    X, positions, base, layout = found
+    out = np.asarray(call.result, dtype=np.float64)
+    if out.shape != X.shape or not np.isfinite(out).all():
+        return None
+    C = X.shape[1]
+    if layout == "interleaved":
+        before, after = X[:, 0::2] + 1j * X[:, 1::2], out[:, 0::2] + 1j * out[:, 1::2]
+    else:
+        before = X[:, : C // 2] + 1j * X[:, C // 2 :]
+        after = out[:, : C // 2] + 1j * out[:, C // 2 :]
+    if np.min(np.abs(before)) < 1e-6 or not np.allclose(np.abs(after), np.abs(before)):
+        return None  # not a rotation of these pairs: the angle means nothing
+    theta = base ** (-np.arange(0, C, 2) / C)
+    return _name_angles(np.angle(after / before), positions, theta)
+
+
+def angles_signature(call: Call, expected) -> str | None:
+    """A table of angles read as m·θ_i with another θ (or sign, or positions from 1)."""
+    positions = np.asarray(call.argument(0, "positions"), dtype=np.float64).reshape(-1)
+    C = call.argument(1, "C")
+    base = float(call.argument(2, "base", 10000.0))
+    table = np.asarray(call.result, dtype=np.float64)
+    if not isinstance(C, int) or C < 4 or table.shape != (positions.size, C // 2):
+        return None
+    theta = base ** (-np.arange(0, C, 2) / C)
+    return _name_angles(table, positions, theta)
+
+
+SIGNATURES = (
+    Signature("rope", rope_signature),
+    Signature("rope_angles", angles_signature),
+)
