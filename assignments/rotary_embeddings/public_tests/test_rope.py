@@ -116,8 +116,9 @@ def test_layouts_agree_after_permutation(student):
 @pytest.mark.points(1)
 @pytest.mark.keeps_inputs("rope", "rope_angles")
 def test_input_is_left_alone(student):
-    """rope returns a new array: X is unchanged after the call"""
+    """rope returns a new array, the rotated X, and leaves X unchanged"""
     X = np.random.default_rng(3).normal(size=(3, 4))
     before = X.copy()
-    student.rope(X)
+    out = student.rope(X)
     assert_unchanged(before, X, what="X after rope(X)")
+    assert_close(out, rope_by_hand(before, range(3)), what="rope(X)")
