@@ -166,9 +166,12 @@ def rope_decay_bound(distances: np.ndarray, C: int, base: float = 10000.0) -> np
 
 
 def rotate_pair_symbolic(x0: sp.Expr, x1: sp.Expr, angle: sp.Expr) -> sp.Matrix:
-    """Return the 2×1 sympy.Matrix [x0 cos(angle) − x1 sin(angle), x0 sin(angle) + x1 cos(angle)]."""
+    """Return the 2×1 sympy.Matrix [x0 cos(angle) − x1 sin(angle), x0 sin(angle) + x1 cos(angle)]
+    (the pair turned by the angle)."""
     # BEGIN SOLUTION
-    return sp.Matrix([x0 * sp.cos(angle) - x1 * sp.sin(angle), x0 * sp.sin(angle) + x1 * sp.cos(angle)])
+    return sp.Matrix(
+        [x0 * sp.cos(angle) - x1 * sp.sin(angle), x0 * sp.sin(angle) + x1 * sp.cos(angle)]
+    )
     # END SOLUTION
 
 
@@ -198,9 +201,11 @@ RELATIVE_SCORE_PROOF: list[tuple[str, str]] = [
     ),
     (
         "(q0*cos(w*m) - q1*sin(w*m))"
-        "*(k0*(cos(w*m)*cos(w*r) - sin(w*m)*sin(w*r)) - k1*(sin(w*m)*cos(w*r) + cos(w*m)*sin(w*r)))"
+        "*(k0*(cos(w*m)*cos(w*r) - sin(w*m)*sin(w*r))"
+        " - k1*(sin(w*m)*cos(w*r) + cos(w*m)*sin(w*r)))"
         " + (q0*sin(w*m) + q1*cos(w*m))"
-        "*(k0*(sin(w*m)*cos(w*r) + cos(w*m)*sin(w*r)) + k1*(cos(w*m)*cos(w*r) - sin(w*m)*sin(w*r)))",
+        "*(k0*(sin(w*m)*cos(w*r) + cos(w*m)*sin(w*r))"
+        " + k1*(cos(w*m)*cos(w*r) - sin(w*m)*sin(w*r)))",
         "angle sum",
     ),
     (

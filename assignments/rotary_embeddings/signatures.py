@@ -51,7 +51,9 @@ def _inputs(call: Call) -> tuple[np.ndarray, np.ndarray, float, str] | None:
     if X.ndim != 2 or X.shape[1] < 4 or X.shape[1] % 2 or layout not in ("interleaved", "halves"):
         return None
     T = X.shape[0]
-    positions = np.arange(T, dtype=np.float64) if positions is None else np.asarray(positions, float)
+    positions = (
+        np.arange(T, dtype=np.float64) if positions is None else np.asarray(positions, float)
+    )
     return X, positions, base, layout
 
 

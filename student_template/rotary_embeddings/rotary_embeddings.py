@@ -113,7 +113,8 @@ def rope_decay_bound(distances: np.ndarray, C: int, base: float = 10000.0) -> np
 
 
 def rotate_pair_symbolic(x0: sp.Expr, x1: sp.Expr, angle: sp.Expr) -> sp.Matrix:
-    """Return the 2×1 sympy.Matrix [x0 cos(angle) − x1 sin(angle), x0 sin(angle) + x1 cos(angle)]."""
+    """Return the 2×1 sympy.Matrix [x0 cos(angle) − x1 sin(angle), x0 sin(angle) + x1 cos(angle)]
+    (the pair turned by the angle)."""
     # YOUR CODE HERE
     raise NotImplementedError()
 

@@ -41,7 +41,9 @@ def test_large_scores(student, reference, tolerance, rng):
     eye = np.eye(4)
     with np.errstate(all="ignore"):
         out = student.rope_attention(X.copy(), eye, eye, eye)
-    assert_close(out, reference.rope_attention(X, eye, eye, eye), what="rope_attention", **tolerance)
+    assert_close(
+        out, reference.rope_attention(X, eye, eye, eye), what="rope_attention", **tolerance
+    )
 
 
 @pytest.mark.points(2)

@@ -8,7 +8,6 @@ busy machine). Its own file, after the other tests of rope: a function that ran 
 not called again in the same worker.
 """
 
-import numpy as np
 import pytest
 
 from autograder.checks import CheckFailure, assert_close

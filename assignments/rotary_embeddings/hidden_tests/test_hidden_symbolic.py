@@ -30,4 +30,6 @@ def test_pair_score_other_symbols(student):
     if not isinstance(score, sp.Basic):
         raise CheckFailure("pair_score_symbolic should return a SymPy expression")
     expected = u * sp.cos((n - m) * phi) + v * sp.sin((n - m) * phi)
-    assert_equivalent(score, expected, what="pair_score_symbolic(u, v, 1, 0, m, n, φ)", symbols=(u, v, m, n, phi))
+    assert_equivalent(
+        score, expected, what="pair_score_symbolic(u, v, 1, 0, m, n, φ)", symbols=(u, v, m, n, phi)
+    )

@@ -70,7 +70,9 @@ def test_shifting_every_position_changes_nothing(student):
         moved = np.exp(scores - scores.max(axis=1, keepdims=True))
         moved = moved / moved.sum(axis=1, keepdims=True) @ (X @ W_v)
         assert_close(moved, out, what=f"attention with every position shifted by {s}")
-        absolute = [attention_by_hand(X + sinusoidal(p, 4), W_q, W_k, W_v) for p in (shifted - s, shifted)]
+        absolute = [
+            attention_by_hand(X + sinusoidal(p, 4), W_q, W_k, W_v) for p in (shifted - s, shifted)
+        ]
         if np.allclose(*absolute):
             raise CheckFailure("the sinusoidal comparison did not move: the test is wrong")
 
