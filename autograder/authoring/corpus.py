@@ -6,14 +6,17 @@ threads, written without reading the assignment's catalogue. A "correct" variant
 right way to write the function: it must keep full marks with no hint. A "mistake" must lose
 points, and should be *named*: some failing test's hint or message carries all its keywords
 (a hidden test's hint is phrased without values, so its keywords are compared so phrased too).
-A hint *misleads* when it carries neither the keywords nor the engine's remark that the function
-broke the argument contract on those calls (a fact the reference checked).
+A hint *misleads* when it carries neither the keywords nor a fact the engine checked: that the
+function broke the argument contract on those calls, or that a function it calls is wrong on
+its own tests (the blame, when it adds no diagnosis of that function: one it adds must carry the
+keywords like any hint).
 `autograder validate` grades the corpus and prints the rate; the kit's tests hold it to it.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,6 +31,10 @@ NAMED_AT_LEAST = 0.9
 """The share of the corpus's mistakes that must be named."""
 CONTRACT_REMARKS = ("must refuse", "a ValueError is required")
 """What the engine says of a function that accepts or mis-refuses invalid arguments."""
+BLAME_ALONE = re.compile(
+    r"\S+ calls (\S+), which is wrong on its own tests: fix \1 first, this test depends on it"
+)
+"""The blame of grading/pytest_plugin.py with no diagnosis of the culprit after it."""
 
 
 @dataclass(frozen=True)
@@ -102,10 +109,11 @@ def judge(variant: Variant, result: SubmissionResult) -> Judged:
 
 
 def _contract_only(hint: str) -> bool:
-    """The engine's remark that the function broke the argument contract on these very calls
-    (the reference refuses them, or raised ValueError where the student raised another): a fact
-    the reference checked, so never misleading, though a hidden test's says less."""
-    return any(remark in hint for remark in CONTRACT_REMARKS)
+    """A fact the reference checked, so never misleading, though it names no mistake: the
+    function broke the argument contract on these very calls (the reference refuses them, or
+    raised ValueError where the student raised another), or it calls a function that is wrong
+    on its own tests (the blame alone, with no diagnosis of that function)."""
+    return any(remark in hint for remark in CONTRACT_REMARKS) or bool(BLAME_ALONE.fullmatch(hint))
 
 
 def summary(judged: Sequence[Judged]) -> str:
