@@ -8,6 +8,7 @@ speaks only when its model reproduces the student's output.
 from __future__ import annotations
 
 import numpy as np
+from shared.attention import attention_signature
 
 from autograder.authoring import Call, Signature
 
@@ -90,7 +91,25 @@ def angles_signature(call: Call, expected) -> str | None:
     return _name_angles(table, positions, theta)
 
 
+def rotated_by_position(M: np.ndarray, call: Call) -> np.ndarray:
+    """Queries or keys (T, d) or (B, T, d) as rope_attention must rotate them: pair (2i, 2i+1)
+    of row m turned by m·θ_i. An odd width is left as it is (the measure then finds no model)."""
+    base = float(call.argument(4, "base", 10000.0))
+    T, d = M.shape[-2], M.shape[-1]
+    if d % 2 or base <= 0:
+        return M
+    angles = np.outer(np.arange(T, dtype=np.float64), base ** (-np.arange(0, d, 2) / d))
+    pairs = M[..., 0::2] + 1j * M[..., 1::2]
+    turned = pairs * np.exp(1j * angles)
+    out = np.empty_like(M)
+    out[..., 0::2], out[..., 1::2] = turned.real, turned.imag
+    return out
+
+
 SIGNATURES = (
     Signature("rope", rope_signature),
     Signature("rope_angles", angles_signature),
+    # the course's attention diagnoses (scale, axis, transposed weights, K like Q), on the
+    # rotated queries and keys
+    Signature("rope_attention", attention_signature(encode_queries_keys=rotated_by_position)),
 )

@@ -138,20 +138,31 @@ def _name_scale(s: float, d: int, d_k: int) -> str:
     return _number(s)
 
 
-def attention_signature(causal: bool = False) -> Measure:
+def attention_signature(
+    causal: bool = False,
+    encode_queries_keys: Callable[[np.ndarray, Call], np.ndarray] | None = None,
+) -> Measure:
     """The measure for attention(X, W_q=None, W_k=None, W_v=None): softmax(Q Kᵀ/√d_k) V, with
-    query t attending only to keys s ≤ t when `causal`."""
+    query t attending only to keys s ≤ t when `causal`. `encode_queries_keys(M, call)`, when
+    given, is what the assignment's attention does to Q and K (and not V) before the scores,
+    such as a rotation by position: the scores are then those of the encoded Q and K."""
 
     def measure(call: Call, expected: object) -> str | None:
-        return _attention_measure(call, causal)
+        return _attention_measure(call, causal, encode_queries_keys)
 
     return measure
 
 
-def _attention_measure(call: Call, causal: bool) -> str | None:
+def _attention_measure(
+    call: Call,
+    causal: bool,
+    encode: Callable[[np.ndarray, Call], np.ndarray] | None = None,
+) -> str | None:
     X = np.asarray(call.argument(0, "X"), dtype=np.float64)
     weights = [call.argument(i + 1, n) for i, n in enumerate(("W_q", "W_k", "W_v"))]
     Q, K, V = (X if W is None else X @ np.asarray(W, dtype=np.float64) for W in weights)
+    if encode is not None:
+        Q, K = encode(Q, call), encode(K, call)
     out = np.asarray(call.result, dtype=np.float64)
     if out.shape != V.shape or X.ndim not in (2, 3) or X.shape[-2] < 2:
         return None
