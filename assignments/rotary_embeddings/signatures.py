@@ -32,16 +32,44 @@ def _name_angles(measured: np.ndarray, positions: np.ndarray, theta: np.ndarray)
     if base is not None:
         half = base ** (-np.arange(theta.size) / C)
         double = base ** (-4 * np.arange(theta.size) / C)
-        models["your pair i turns at base^(−i/C) per position: i where 2i belongs"] = np.outer(
-            positions, half
-        )
-        models["your pair i turns at base^(−4i/C) per position: 4i where 2i belongs"] = np.outer(
-            positions, double
-        )
+        models[
+            "your frequencies are θ_i = base^(−i/C): pair i turns at base^(−i/C) per position, "
+            "i where 2i belongs"
+        ] = np.outer(positions, half)
+        models[
+            "your frequencies are θ_i = base^(−4i/C): pair i turns at base^(−4i/C) per "
+            "position, 4i where 2i belongs"
+        ] = np.outer(positions, double)
     for sentence, model in models.items():
         if np.allclose(_wrapped(measured - model), 0.0, atol=1e-6):
             return sentence
-    return None
+    return _other_frequencies(measured, positions, theta)
+
+
+def _other_frequencies(
+    measured: np.ndarray, positions: np.ndarray, theta: np.ndarray
+) -> str | None:
+    """Angles that grow with the position at another frequency per pair than θ_i: read from
+    position 1 (the angle one step turns), and said when every row agrees with it."""
+    ones = np.flatnonzero(positions == 1)
+    if ones.size == 0 or positions.size < 3:
+        return None
+    found = measured[ones[0]]
+    if not np.allclose(_wrapped(measured - np.outer(positions, found)), 0.0, atol=1e-6):
+        return None  # not m times a frequency: some other angle
+    if np.allclose(_wrapped(found - theta), 0.0, atol=1e-9):
+        return None
+    if np.allclose(found, theta * np.pi / 180, rtol=1e-6, atol=1e-12):
+        return (
+            "your angles are m·θ_i read as degrees: np.sin and np.cos take radians, so use "
+            "m·θ_i itself (no conversion by π/180)"
+        )
+    pair = int(np.argmax(np.abs(_wrapped(found - theta)) > 1e-9))
+    return (
+        f"your frequencies are not θ_i = base^(−2i/C): pair {pair} turns {found[pair]:.6g} rad "
+        f"per position where θ_{pair} = {theta[pair]:.6g}; check the exponent −2i/C (its sign, "
+        "i counted from 0, C the full width)"
+    )
 
 
 def _inputs(call: Call) -> tuple[np.ndarray, np.ndarray, float, str] | None:
