@@ -43,16 +43,22 @@ def test_small_example(student):
 @pytest.mark.points(3)
 def test_values_are_not_rotated(student):
     """rope_attention(X, W_q, W_k, W_v) = attention of rope(X W_q), rope(X W_k) with V = X W_v,
-    for a (5, 4) X: the values keep no position"""
+    for a (5, 4) X: the values keep no position; with a W_v of width 3 too (d_k is the width
+    of Q and K, 4)"""
     X = np.random.default_rng(1).normal(size=(5, 4))
     W_q, W_k, W_v = weights(2)
     Q, K = student.rope(X @ W_q), student.rope(X @ W_k)
     scores = Q @ K.T / 2.0
-    expected = np.exp(scores - scores.max(axis=1, keepdims=True))
-    expected = expected / expected.sum(axis=1, keepdims=True) @ (X @ W_v)
+    weighting = np.exp(scores - scores.max(axis=1, keepdims=True))
+    weighting = weighting / weighting.sum(axis=1, keepdims=True)
     assert_close(
-        student.rope_attention(X.copy(), W_q, W_k, W_v), expected,
+        student.rope_attention(X.copy(), W_q, W_k, W_v), weighting @ (X @ W_v),
         what="rope_attention(X, W_q, W_k, W_v) against softmax(rope(Q) rope(K)ᵀ/√4) X W_v",
+    )  # fmt: skip
+    narrow = np.random.default_rng(4).normal(size=(4, 3))
+    assert_close(
+        student.rope_attention(X.copy(), W_q, W_k, narrow), weighting @ (X @ narrow),
+        what="rope_attention(X, W_q, W_k, W_v) with a (4, 3) W_v: still softmax(…/√4)",
     )  # fmt: skip
 
 

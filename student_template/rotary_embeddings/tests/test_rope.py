@@ -34,12 +34,13 @@ def test_rope_angles(student):
 @pytest.mark.points(3)
 def test_rope_of_ones(student):
     """rope(ones((3, 4)), base=100): row 1 is [-0.301, 1.382, 0.895, 1.095], row 2 [-1.325,
-    0.493, 0.781, 1.179]; row 0, at position 0, is unchanged"""
+    0.493, 0.781, 1.179]; row 0, at position 0, is unchanged; the same from an integer array
+    (the result is a float array)"""
+    expected = [[1, 1, 1, 1], [-0.301, 1.382, 0.895, 1.095], [-1.325, 0.493, 0.781, 1.179]]
     out = student.rope(ONES.copy(), base=100.0)
-    assert_close(
-        out, [[1, 1, 1, 1], [-0.301, 1.382, 0.895, 1.095], [-1.325, 0.493, 0.781, 1.179]],
-        what="rope(ones((3, 4)), base=100)", **printed(3),
-    )  # fmt: skip
+    assert_close(out, expected, what="rope(ones((3, 4)), base=100)", **printed(3))
+    whole = student.rope(np.ones((3, 4), dtype=np.int64), base=100.0)
+    assert_close(whole, expected, what="rope of an integer ones((3, 4)), base=100", **printed(3))
 
 
 @pytest.mark.points(3)
@@ -80,16 +81,17 @@ def test_batch(student):
 
 @pytest.mark.points(3)
 def test_refused_inputs(student):
-    """odd C, base 0 or −1, and 2 positions for 3 rows raise ValueError"""
+    """odd C, base 0 or −1, and 2 or 4 positions for 3 rows raise ValueError"""
     assert_raises(ValueError, student.rope, np.ones((3, 5)), what="rope of a (3, 5) X (C odd)")
     for base in (0.0, -1.0):
         assert_raises(
             ValueError, student.rope, np.ones((3, 4)), None, base, what=f"rope with base={base}"
         )
-    assert_raises(
-        ValueError, student.rope, np.ones((3, 4)), np.array([0, 1]),
-        what="rope of 3 rows with 2 positions",
-    )  # fmt: skip
+    for given in ([0, 1], [0, 1, 2, 3]):
+        assert_raises(
+            ValueError, student.rope, np.ones((3, 4)), np.array(given),
+            what=f"rope of 3 rows with {len(given)} positions",
+        )  # fmt: skip
 
 
 @pytest.mark.points(2)
