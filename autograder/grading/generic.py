@@ -133,10 +133,12 @@ def _diagnose_call(
     said = "" if hidden else f" (the reference says: {expected.message})"
     if call.raised is not None:
         return _raised(call, expected, named, said, hidden)
-    if expected.raised is not None:
-        return _replayed(call, function, named, rtol, atol) or _accepted(
-            expected, named, said, hidden
-        )
+    if expected.raised is not None:  # the contract first, then what the function did instead
+        accepted = _accepted(expected, named, said, hidden)
+        replayed = _replayed(call, function, named, rtol, atol)
+        if accepted and replayed:
+            return f"{accepted}; instead your function {replayed}"
+        return accepted or replayed
     exactness = _exactness(call, expected.value)
     if exactness or same(call.result, expected.value, rtol, atol):
         return exactness
