@@ -207,6 +207,11 @@ def _attention_measure(
             "your weights are the right weights transposed: output row i must mix the rows of "
             "V with row i of softmax(Q Kᵀ/√d_k), weights @ V"
         )
+    if columns < close and X.ndim == 3:
+        return (
+            "your softmax normalises each column of Q Kᵀ, not each row: for a batch the scores "
+            "are (B, T, T), so axis=1 runs down the columns; use axis=-1"
+        )
     if columns < close:
         return "your softmax normalises each column of Q Kᵀ (axis -2), not each row (axis -1)"
     symmetric = Q @ np.swapaxes(Q, -1, -2)
