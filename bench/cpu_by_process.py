@@ -6,10 +6,13 @@ control groups (cgroup v2's cpu.stat): a watcher moves each new process into its
 as soon as it sees it (every 2 ms; a process's first moments count for its parent's role). With
 `--closed-form`, every submission's `relative_dot` returns cos(w·k) without SymPy's
 simplification, so the difference between the two runs is the students' own SymPy work.
-Needs root and a cgroup v2 hierarchy; prints figures, asserts nothing.
+`--kinds correct buggy` grades a class of each group of kinds in turn and compares what the
+kit itself (everything but the worker) spends on each. Needs root and a cgroup v2 hierarchy;
+prints figures, asserts nothing.
 
     .venv/bin/python bench/cpu_by_process.py --n 70 --jobs 1
     .venv/bin/python bench/cpu_by_process.py --n 70 --jobs 1 --closed-form
+    .venv/bin/python bench/cpu_by_process.py --n 40 --jobs 1 --kinds correct buggy
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import threading
 import time
 from pathlib import Path
 
-from grade_class import BIN, ROOT, closed_form_class, make_class
+from grade_class import BIN, ROOT, closed_form_class, kinds_of, make_class
 
 ROLES = ("grader", "runner", "test child", "sandbox", "worker")
 HIERARCHIES = (Path("/sys/fs/cgroup/unified"), Path("/sys/fs/cgroup"))
@@ -137,23 +140,45 @@ def main() -> None:
     parser.add_argument(
         "--without-hostile", action="store_true", help="the correct and buggy kinds only"
     )
+    parser.add_argument(
+        "--kinds",
+        nargs="+",
+        metavar="GROUP",
+        help="a class of each: correct, buggy, hostile, "
+        "honest, all, or a kind's name (default: all, or honest with --without-hostile)",
+    )
     args = parser.parse_args()
+    groups = args.kinds or ["honest" if args.without_hostile else "all"]
+    kit = {group: measure(group, args) for group in groups}
+    if len(groups) > 1:
+        first = groups[0]
+        for group in groups[1:]:
+            print(f"kit {group} / {first}: {kit[group] / kit[first]:.2f} (CPU of everything but "
+                  "the worker, per submission)")  # fmt: skip
+
+
+def measure(group: str, args: argparse.Namespace) -> float:
+    """Grade a class of `group`'s kinds with its CPU accounted; print it; return the kit's."""
     accounts = Accounts(cgroup_root())
     try:
         with tempfile.TemporaryDirectory() as scratch:
             place = Path(scratch) / "class"
             make = closed_form_class if args.closed_form else make_class
-            folder = make(place, args.n, hostile=not args.without_hostile)
+            folder = make(place, args.n, kinds=kinds_of(group))
             wall = grade_accounted(accounts, folder, args.jobs)
         used = {role: accounts.seconds(role) * 1e3 / args.n for role in ROLES}
     finally:
         accounts.remove()
-    kind = "closed-form relative_dot" if args.closed_form else "the benchmark's class"
-    print(f"{args.n} submissions ({kind}), --jobs {args.jobs}: {wall * 1e3 / args.n:.0f} ms "
-          f"of wall time each; CPU per submission:")  # fmt: skip
+    kind = "closed-form relative_dot, " if args.closed_form else ""
+    print(f"{args.n} submissions ({kind}kinds: {group}), --jobs {args.jobs}: "
+          f"{wall * 1e3 / args.n:.0f} ms of wall time each; CPU per submission:")  # fmt: skip
     for role in ROLES:
         print(f"  {role:11s} {used[role]:6.1f} ms")
     print(f"  {'total':11s} {sum(used.values()):6.1f} ms")
+    kit = sum(used.values()) - used["worker"]
+    print(f"  {'kit':11s} {kit:6.1f} ms (all but the worker): {kit / used['worker']:.2f} of "
+          "the worker's")  # fmt: skip
+    return kit
 
 
 if __name__ == "__main__":

@@ -58,13 +58,38 @@ def is_hostile(submission: str) -> bool:
     return "hostile_" in submission
 
 
-def make_class(folder: Path, n: int, *, looping_share: float = 0.0, hostile: bool = True) -> Path:
-    """N submissions named `sNNNN_KIND.py`, cycling through the sample class's kinds."""
+def kinds_of(group: str) -> tuple[str, ...]:
+    """The sample class's kinds in `group`: "all" but the looping one, "honest" (correct and
+    buggy), "correct", "buggy", "hostile", or one kind's name."""
+    chosen = {
+        "all": KINDS,
+        "honest": tuple(k for k in KINDS if not is_hostile(k)),
+        "correct": tuple(k for k in KINDS if k.startswith("correct_")),
+        "buggy": tuple(k for k in KINDS if k.startswith("bug_")),
+        "hostile": tuple(k for k in KINDS if is_hostile(k)),
+    }.get(group, (group,) if group in SAMPLES else ())
+    if not chosen:
+        raise SystemExit(f"no kind or group of kinds called {group!r}")
+    return chosen
+
+
+def make_class(
+    folder: Path,
+    n: int,
+    *,
+    looping_share: float = 0.0,
+    hostile: bool = True,
+    kinds: tuple[str, ...] | None = None,
+) -> Path:
+    """N submissions named `sNNNN_KIND.py`, cycling through the sample class's kinds (or
+    through `kinds`)."""
     folder.mkdir(parents=True)
     loops = round(n * looping_share)
-    kinds = itertools.cycle(k for k in KINDS if hostile or not is_hostile(k))
+    if kinds is None:
+        kinds = kinds_of("all" if hostile else "honest")
+    cycle = itertools.cycle(kinds)
     for number in range(n):
-        kind = LOOPING if number % 20 == 0 and number // 20 < loops else next(kinds)
+        kind = LOOPING if number % 20 == 0 and number // 20 < loops else next(cycle)
         (folder / f"s{number:04d}_{kind}.py").write_text(SAMPLES[kind], encoding="utf-8")
     return folder
 
@@ -78,10 +103,12 @@ def relative_dot(pos, k, w):  # added by the benchmark: the closed form, no SymP
 """
 
 
-def closed_form_class(folder: Path, n: int, *, hostile: bool = True) -> Path:
+def closed_form_class(
+    folder: Path, n: int, *, hostile: bool = True, kinds: tuple[str, ...] | None = None
+) -> Path:
     """The same class as make_class, but every relative_dot returns cos(w·k) straight away:
     what grading costs beside the students' own SymPy simplification."""
-    make_class(folder, n, hostile=hostile)
+    make_class(folder, n, hostile=hostile, kinds=kinds)
     for path in folder.glob("*.py"):
         path.write_text(path.read_text(encoding="utf-8") + CLOSED_FORM, encoding="utf-8")
     return folder
