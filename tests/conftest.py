@@ -11,6 +11,7 @@ import importlib.util
 import os
 import shutil
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -20,6 +21,10 @@ import pytest
 from autograder.course.assignment import Assignment
 from autograder.course.course import Course
 from autograder.course.rubric import AssignmentSpec
+from autograder.student.verdict_cache import CACHE_ENV
+
+os.environ.setdefault(CACHE_ENV, tempfile.mkdtemp(prefix="autograder-test-cache-"))
+"""`check`'s verdicts, kept between the suite's runs of it, never in the user's own cache."""
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE_COURSE = ROOT / "tests" / "fixtures" / "course"

@@ -31,14 +31,25 @@ class Verdicts:
     known: dict[str, Any] = field(default_factory=dict)
     learnt: dict[str, Any] = field(default_factory=dict)
     """What this process computed itself (since it was forked): the child's report."""
+    fleeting: set[str] = field(default_factory=set)
+    """Verdicts that hold for this run alone (a proof that ran out of time on this machine):
+    shared with this run's children, never kept beyond it (student/verdict_cache.py)."""
 
-    def remembered(self, key: str, compute: Callable[[], T]) -> T:
+    def remembered(
+        self, key: str, compute: Callable[[], T], lasting: Callable[[T], bool] | None = None
+    ) -> T:
         if key in self.known:
             return self.known[key]  # type: ignore[no-any-return]
         value = compute()
         self.known[key] = value
         self.learnt[key] = value
+        if lasting is not None and not lasting(value):
+            self.fleeting.add(key)
         return value
+
+    def lasting(self, verdicts: Mapping[str, Any]) -> dict[str, Any]:
+        """`verdicts` without the fleeting ones."""
+        return {key: value for key, value in verdicts.items() if key not in self.fleeting}
 
     def add(self, verdicts: Mapping[str, Any]) -> None:
         """Keep verdicts a child learnt, forgetting the oldest past MAX_VERDICTS."""
@@ -50,6 +61,7 @@ class Verdicts:
     def forget(self) -> None:
         self.known.clear()
         self.learnt.clear()
+        self.fleeting.clear()
 
 
 @dataclass

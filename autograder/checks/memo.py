@@ -28,11 +28,15 @@ def key(kind: str, parts: Iterable[str]) -> str:
     return digest.hexdigest()
 
 
-def remembered(verdict_key: str, compute: Callable[[], T]) -> T:
+def remembered(
+    verdict_key: str, compute: Callable[[], T], lasting: Callable[[T], bool] | None = None
+) -> T:
     """The verdict stored under `verdict_key`, computing and storing it the first time.
 
-    Verdicts must be JSON values: they travel from the child that learnt them to the runner."""
-    return context.active().verdicts.remembered(verdict_key, compute)
+    Verdicts must be JSON values: they travel from the child that learnt them to the runner.
+    `lasting`: whether a verdict holds beyond this run (one that says the machine ran out of
+    time does not); by default every verdict does."""
+    return context.active().verdicts.remembered(verdict_key, compute, lasting)
 
 
 def learnt() -> dict[str, Any]:

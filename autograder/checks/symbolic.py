@@ -186,7 +186,12 @@ def prove_equal(left: sp.Basic, right: sp.Basic) -> str:
         return str(outcome.value) if outcome.problem is None else outcome.problem
 
     parts = [tree_key(left), tree_key(right), str(_policy().proof_timeout_s)]
-    return memo.remembered(memo.key("prove", parts), bounded)
+    return memo.remembered(memo.key("prove", parts), bounded, lasting=_decided)
+
+
+def _decided(verdict: str) -> bool:
+    """Whether a proof's verdict is its expressions' own, not this run's time or memory."""
+    return verdict in ("proved", "not proved")
 
 
 def tree_key(expression: Any) -> str:

@@ -12,6 +12,7 @@ Variants that give the same numbers share a hint that names them all.
 from __future__ import annotations
 
 import contextlib
+import functools
 import types
 import warnings
 from collections.abc import Sequence
@@ -23,6 +24,9 @@ import sympy as sp
 from autograder.checks.evaluate import NotEvaluable, evaluate
 from autograder.course.catalogue import Misconception as Misconception
 from autograder.course.catalogue import Signature as Signature
+from autograder.grading import replays
+from autograder.grading.closeness import all_close
+from autograder.grading.replays import copied as copied
 from autograder.protocol.calls import Call as Call
 from autograder.tolerance import DEFAULT_ATOL, DEFAULT_RTOL
 
@@ -191,9 +195,14 @@ def observe(
     return observed
 
 
-def uses(reference: types.ModuleType, name: str) -> set[str]:
+def uses(reference: types.ModuleType, name: str) -> frozenset[str]:
     """`name` and every module-level name its reference function reaches, through the functions
-    it calls: a mistake elsewhere cannot change its output."""
+    it calls: a mistake elsewhere cannot change its output (worked out once per name)."""
+    return _uses(reference, name)
+
+
+@functools.lru_cache(maxsize=4096)
+def _uses(reference: types.ModuleType, name: str) -> frozenset[str]:
     namespace = vars(reference)
     reached, pending = {name}, [name]
     while pending:
@@ -208,7 +217,7 @@ def uses(reference: types.ModuleType, name: str) -> set[str]:
             if found in namespace:
                 reached.add(found)
                 pending.append(found)
-    return reached
+    return frozenset(reached)
 
 
 def describe(found: Sequence[Misconception], observed: Sequence[str] = ()) -> str | None:
@@ -238,29 +247,14 @@ _REFUSED = object()
 
 
 def _run(function: Any, call: Call) -> Any:
+    """`function`'s output on `call`'s arguments (worked out once: replays.py), _MISSING when
+    it raises; a constant is its own output."""
     if function is _MISSING:
         return _MISSING
     if not callable(function):
         return function
-    with warnings.catch_warnings(), np.errstate(all="ignore"):
-        warnings.simplefilter("ignore")
-        try:
-            return function(*copied(call.args), **copied(call.kwargs))
-        except Exception:  # a variant that cannot handle this input simply does not match
-            return _MISSING
-
-
-def copied(value: Any) -> Any:
-    """Arrays copied, inside tuples, lists and dicts too: a replay never changes a call."""
-    if isinstance(value, np.ndarray):
-        return value.copy()
-    if isinstance(value, tuple):
-        return tuple(copied(v) for v in value)
-    if isinstance(value, list):
-        return [copied(v) for v in value]
-    if isinstance(value, dict):
-        return {k: copied(v) for k, v in value.items()}
-    return value
+    answered = replays.answer_to(function, call)
+    return _MISSING if answered.raised is not None else answered.value
 
 
 def same(a: Any, b: Any, rtol: float, atol: float) -> bool:
@@ -293,7 +287,7 @@ def _same(a: Any, b: Any, rtol: float, atol: float) -> bool:
             or right.dtype.kind not in "biufc"
         ):
             return False
-        return bool(np.allclose(left, right, rtol=rtol, atol=atol, equal_nan=True))
+        return all_close(left, right, rtol, atol, equal_nan=True)
     return False
 
 

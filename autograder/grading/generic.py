@@ -22,27 +22,18 @@ import re
 import types
 import warnings
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import sympy as sp
 
-from autograder.grading.diagnose import Call, copied, same
-from autograder.safe_text import shorten
+from autograder.grading.closeness import all_close
+from autograder.grading.diagnose import Call, same
+from autograder.grading.replays import Answer, answer, answer_to
 from autograder.tolerance import DEFAULT_ATOL, DEFAULT_RTOL
 
 MAX_ENTRIES = 1_000_000
 """Arrays larger than this are not examined (the grader's time is bounded too)."""
-
-
-@dataclass(frozen=True)
-class Answer:
-    """What the reference did with a call: its value, or the exception it raised."""
-
-    value: Any = None
-    raised: str | None = None
-    message: str = ""
 
 
 def observe_generic(
@@ -88,7 +79,7 @@ def wrong_functions(
         function = getattr(reference, call.name, None)
         if call.name in wrong or not isinstance(function, types.FunctionType):
             continue
-        expected = answer(function, call.args, call.kwargs)
+        expected = answer_to(function, call)
         if call.raised is not None:
             if expected.raised != call.raised:
                 wrong.add(call.name)
@@ -113,22 +104,12 @@ def deepest_cause(
     return None
 
 
-def answer(function: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any]) -> Answer:
-    """The reference's answer to a call, on copies of its arguments."""
-    with warnings.catch_warnings(), np.errstate(all="ignore"):
-        warnings.simplefilter("ignore")
-        try:
-            return Answer(function(*copied(args), **copied(kwargs)))
-        except Exception as error:
-            return Answer(raised=type(error).__name__, message=shorten(str(error), 200))
-
-
 def _diagnose_call(
     call: Call, function: types.FunctionType, rtol: float, atol: float, hidden: bool
 ) -> str | None:
     if _too_large((call.args, call.kwargs, call.result)):
         return None  # the grader's own time is bounded too
-    expected = answer(function, call.args, call.kwargs)
+    expected = answer_to(function, call)
     named = _named_arguments(function, call)
     said = "" if hidden else f" (the reference says: {expected.message})"
     if call.raised is not None:
@@ -397,7 +378,7 @@ def _layout(
 def _closeness(rtol: float, atol: float) -> Callable[[Any, Any], bool]:
     def close(a: Any, b: Any) -> bool:
         a, b = np.asarray(a), np.asarray(b)
-        return a.shape == b.shape and bool(np.allclose(a, b, rtol=rtol, atol=atol))
+        return a.shape == b.shape and all_close(a, b, rtol, atol)
 
     return close
 

@@ -25,6 +25,7 @@ from autograder.checks.context import CheckContext
 from autograder.checks.context import active as active_checks
 from autograder.checks.failure import short_repr
 from autograder.course.course import MAY_MODIFY_INI, SUBMISSION_INI
+from autograder.grading import replays
 from autograder.grading.diagnose import (
     Call,
     Misconception,
@@ -46,6 +47,7 @@ from autograder.grading.feedback import SubmissionImportError, describe_import_f
 from autograder.grading.generic import deepest_cause, observe_generic, wrong_functions
 from autograder.grading.input_watch import MARKER, InputWatch, WatchedModule
 from autograder.protocol.results import TestOutcome
+from autograder.student import verdict_cache
 from autograder.tolerance import DEFAULT_TOLERANCE
 
 
@@ -208,6 +210,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--submission", help="the student's module (.py) that the `student` fixture loads"
     )
     group.addoption("--autograder-results", help="write every test's outcome to this JSON file")
+    group.addoption(
+        "--autograder-verdicts",
+        metavar="TESTS",
+        help="keep the symbolic verdicts learnt between runs, in a cache named by TESTS' files",
+    )
     parser.addini(SUBMISSION_INI, "the student's module, relative to this ini file", default="")
     parser.addini(MAY_MODIFY_INI, "functions allowed to modify their array arguments", default="")
 
@@ -227,6 +234,13 @@ def pytest_configure(config: pytest.Config) -> None:
         f"{MARKER}(*functions): these functions never modify their inputs; this test grades it",
     )
     config.stash[_CHECKS] = active_checks()  # the runner's, made from the rubric; else a default
+    kept = config.getoption("autograder_verdicts")
+    if kept:
+        cache = verdict_cache.cache_file(Path(kept))
+        if cache is not None:
+            known = verdict_cache.load(cache)
+            config.stash[_VERDICT_CACHE] = (cache, known)
+            config.stash[_CHECKS].verdicts.add(known)
     config.stash[_RECORDER] = recorder
     config.pluginmanager.register(recorder, "autograder-outcomes")
     watch = InputWatch(
@@ -239,7 +253,16 @@ def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(watch, "autograder-input-watch")
 
 
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Keep what this run learnt for the next (only with --autograder-verdicts)."""
+    kept = config.stash.get(_VERDICT_CACHE, None)
+    verdicts = config.stash[_CHECKS].verdicts if _CHECKS in config.stash else None
+    if kept is not None and verdicts is not None and verdicts.learnt:
+        verdict_cache.save(kept[0], kept[1], verdicts.lasting(verdicts.learnt))
+
+
 _WATCH = pytest.StashKey[InputWatch]()
+_VERDICT_CACHE = pytest.StashKey[tuple[Path, dict[str, Any]]]()
 _CHECKS = pytest.StashKey[CheckContext]()
 
 
@@ -334,15 +357,19 @@ class GradingContext:
         self._disclosure = self.disclosure(item)
 
     def disclosure(self, item: pytest.Item) -> int:
-        """When a student may read `item`'s message: at once, later, or never."""
-        hidden = _is_hidden(item)
-        marker = item.get_closest_marker("visibility")
-        visibility = (
-            str(marker.args[0])
-            if marker and marker.args
-            else self.default_visibility[1 if hidden else 0]
-        )
-        return disclosure(hidden=hidden, visibility=visibility)
+        """When a student may read `item`'s message: at once, later, or never (worked out once
+        per item, as its folder and markers do not change)."""
+        known = item.stash.get(_DISCLOSURE, None)
+        if known is None:
+            hidden = _is_hidden(item)
+            marker = item.get_closest_marker("visibility")
+            visibility = (
+                str(marker.args[0])
+                if marker and marker.args
+                else self.default_visibility[1 if hidden else 0]
+            )
+            known = item.stash[_DISCLOSURE] = disclosure(hidden=hidden, visibility=visibility)
+        return known
 
     def in_disclosure_order(self, items: Sequence[pytest.Item]) -> list[pytest.Item]:
         """`items` with the tests read at once first, then those read later, then those never
@@ -352,6 +379,7 @@ class GradingContext:
 
     def reset(self) -> None:
         """A new submission: nothing of the last one's calls or diagnoses is kept."""
+        replays.forget()
         self.calls.clear()
         self.history.clear()
         self.diagnosed.clear()
@@ -521,19 +549,32 @@ def _size(call: Call) -> int:
 
 
 def _is_hidden(item: pytest.Item) -> bool:
-    """Whether `item` was collected from the grading context's hidden tests."""
-    grading = _grading(item.config)
-    return bool(
-        grading is not None
-        and grading.hidden_tests is not None
-        and Path(item.path).resolve().is_relative_to(grading.hidden_tests)
-    )
+    """Whether `item` was collected from the grading context's hidden tests (worked out once
+    per item: the runner's collection is inherited by every child, and asked for each test)."""
+    known = item.stash.get(_HIDDEN, None)
+    if known is None:
+        grading = _grading(item.config)
+        known = bool(
+            grading is not None
+            and grading.hidden_tests is not None
+            and Path(item.path).resolve().is_relative_to(grading.hidden_tests)
+        )
+        item.stash[_HIDDEN] = known
+    return known
+
+
+_HIDDEN = pytest.StashKey[bool]()
+_DISCLOSURE = pytest.StashKey[int]()
+_GRADING = pytest.StashKey["GradingContext | None"]()
 
 
 def _grading(config: pytest.Config) -> GradingContext | None:
-    """The context the grader's runner passed to pytest.main, if this is a grading run."""
-    plugins = config.pluginmanager.get_plugins()
-    return next((p for p in plugins if isinstance(p, GradingContext)), None)
+    """The context the grader's runner passed to pytest.main, if this is a grading run (it is
+    registered with pytest.main, before any hook runs: looked for once)."""
+    if _GRADING not in config.stash:
+        plugins = config.pluginmanager.get_plugins()
+        config.stash[_GRADING] = next((p for p in plugins if isinstance(p, GradingContext)), None)
+    return config.stash[_GRADING]
 
 
 @pytest.fixture(scope="session")

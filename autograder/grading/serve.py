@@ -61,6 +61,7 @@ from autograder.sandbox.reaper import die_with_parent, wait_for_exit
 from autograder.sandbox.scratch import empty_tree, private_folder, remove_tree
 from autograder.sandbox.worker import warm_up
 from autograder.sandbox.zygote import Zygote, ZygoteFailed
+from autograder.student.local_check import NO_PLUGIN_AUTOLOAD
 
 UNUSED_PLUGINS = ("cacheprovider", "terminal", "faulthandler", "pastebin", "junitxml", "doctest",
                   "stepwise", "setuponly", "setupplan", "debugging", "unraisableexception",
@@ -135,6 +136,7 @@ def main(argv: list[str]) -> int:
                      "--confcutdir", str(folder),  # no conftest.py from above the assignment
                      "-p", "autograder.grading.pytest_plugin", "--import-mode=importlib",
                      "--capture=sys", *unused]  # fmt: skip
+        os.environ.update(NO_PLUGIN_AUTOLOAD)  # read by pytest.main: only the plugins named
         try:
             code = pytest.main(arguments, plugins=[context, loop])
         finally:

@@ -22,6 +22,16 @@ from autograder.errors import ConfigError
 from autograder.protocol.results import TestOutcome
 
 DEFAULT_TIMEOUT_S = 300.0
+UNREAD_PLUGINS = ("unraisableexception", "threadexception", "pastebin", "junitxml", "doctest",
+                  "stepwise", "setuponly", "setupplan", "faulthandler")  # fmt: skip
+"""pytest's plugins whose work no check reads (the outcomes come from the kit's plugin, and a
+crash's last lines from the terminal's output): `unraisableexception` alone collects garbage
+twice at the end of every run, about a tenth of a second."""
+NO_PLUGIN_AUTOLOAD = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+"""The public tests need the kit's plugin alone (named with -p): the plugins other installed
+packages register with pytest (anyio's, from a Jupyter install, takes most of a second to
+import) are not loaded, in `check` as in the grader's runner. A course whose tests need a
+plugin names it in a conftest.py's `pytest_plugins`."""
 
 
 @dataclass(frozen=True)
@@ -157,14 +167,16 @@ def run_check(
             "-p", "autograder.grading.pytest_plugin", "-p", "no:cacheprovider",
             "--import-mode=importlib", "-q", "--no-header", "-o", "console_output_style=classic",
             f"--submission={target.submission}", f"--autograder-results={results}",
+            f"--autograder-verdicts={target.tests_dir}",
+            *(part for name in UNREAD_PLUGINS for part in ("-p", f"no:{name}")),
             *(["-k", keyword] if keyword else []),
         ]  # fmt: skip
         helpers = [str(path) for path in helper_folders(target.tests_dir)]
         helpers += filter(None, [os.environ.get("PYTHONPATH")])
         environment = {
-            **os.environ,
-            "PYTHONDONTWRITEBYTECODE": "1",
-            "PYTHONPATH": os.pathsep.join(helpers),  # the tests' `from shared.X import`
+            **os.environ,  # bytecode as the student's Python does it: pytest then keeps the
+            "PYTHONPATH": os.pathsep.join(helpers),  # tests as rewritten (`from shared.X import`)
+            **NO_PLUGIN_AUTOLOAD,
         }
         process = subprocess.Popen(
             command,

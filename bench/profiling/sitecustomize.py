@@ -37,3 +37,26 @@ if _FOLDER and _RUNNER:
     os._exit = _exit
     atexit.register(_dump, "runner")
     _profile.enable()
+
+_CPU_FILE = os.environ.get("AUTOGRADER_CHILD_CPU")
+if _CPU_FILE and _RUNNER and not _FOLDER:
+    import resource
+
+    _runner_pid = os.getpid()
+    _real_exit = os._exit
+    _start: list[float] = []
+
+    def _child_started() -> None:
+        if os.getppid() == _runner_pid:
+            usage = resource.getrusage(resource.RUSAGE_SELF)
+            _start[:] = [usage.ru_utime, usage.ru_stime]
+
+    def _exit(code: int) -> None:
+        if os.getppid() == _runner_pid and _start:
+            usage = resource.getrusage(resource.RUSAGE_SELF)
+            with open(_CPU_FILE, "a") as out:
+                out.write(f"{usage.ru_utime - _start[0]:.4f} {usage.ru_stime - _start[1]:.4f}\n")
+        _real_exit(code)
+
+    os.register_at_fork(after_in_child=_child_started)
+    os._exit = _exit
