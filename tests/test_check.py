@@ -417,3 +417,42 @@ def test_check_one_function_and_k(
     assert "no public test matches -k 'nothing_matches_this'" in capsys.readouterr().out
     assert main(["check", ".", "not-a-name"]) == 2
     assert main(["check", "missing.py"]) == 2
+
+
+ENTRY_POINT_PLUGIN = """
+import os
+from pathlib import Path
+
+Path(os.environ["PLUGIN_MARKER"]).write_text("loaded", encoding="utf-8")
+"""
+
+
+def _installed_plugin(site: Path) -> None:
+    """A package that registers a pytest plugin by entry point, as anyio's does."""
+    (site / "marker_plugin.py").write_text(ENTRY_POINT_PLUGIN, encoding="utf-8")
+    info = site / "marker_plugin-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: marker-plugin\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[pytest11]\nmarker = marker_plugin\n")
+
+
+def test_check_loads_no_plugin_another_package_registers(
+    tmp_path: Path, assignment: Assignment, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    _installed_plugin(site)
+    marker = tmp_path / "marker"
+    monkeypatch.setenv("PLUGIN_MARKER", str(marker))
+    monkeypatch.setenv("PYTHONPATH", str(site))
+    monkeypatch.delenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", raising=False)
+    plain = subprocess.run(  # the package's plugin is found: pytest alone loads it
+        [sys.executable, "-m", "pytest", "--co", "-q", str(assignment.public_tests)],
+        capture_output=True,
+        text=True,
+    )
+    assert marker.read_text(encoding="utf-8") == "loaded", plain.stdout
+    marker.unlink()
+    report = run_check(locate(assignment.reference))
+    assert report.all_passed
+    assert not marker.exists()

@@ -174,8 +174,9 @@ def run_check(
         helpers = [str(path) for path in helper_folders(target.tests_dir)]
         helpers += filter(None, [os.environ.get("PYTHONPATH")])
         environment = {
-            **os.environ,  # bytecode as the student's Python does it: pytest then keeps the
-            "PYTHONPATH": os.pathsep.join(helpers),  # tests as rewritten (`from shared.X import`)
+            **os.environ,  # bytecode as the student's own Python does it (pytest keeps the
+            # tests it rewrote for the next run unless PYTHONDONTWRITEBYTECODE says not to)
+            "PYTHONPATH": os.pathsep.join(helpers),  # the tests' `from shared.X import`
             **NO_PLUGIN_AUTOLOAD,
         }
         process = subprocess.Popen(
