@@ -1,7 +1,10 @@
 """How long `autograder check` takes on the reference, against the floor it cannot beat.
 
 The floor is a bare interpreter importing numpy, sympy and pytest: every check pays it once,
-because the public tests run in a child process. Prints medians and the ratio; asserts nothing.
+because the public tests run in a child process. `check` keeps the symbolic verdicts it learnt
+in the user's cache for the next run (student/verdict_cache.py): the first figure is a check
+run again (as a student does), the second one with an empty cache each time (a first run).
+Prints medians and the ratios; asserts nothing.
 
     .venv/bin/python bench/check_speed.py [--runs N]
 """
@@ -9,13 +12,20 @@ because the public tests run in a child process. Prints medians and the ratio; a
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from timing import median_seconds
 
-from autograder.student.local_check import locate, run_check
+from autograder.student.local_check import CheckTarget, locate, run_check
+
+try:
+    from autograder.student.verdict_cache import CACHE_ENV
+except ImportError:  # the kit before it kept verdicts (an A/B run from an older worktree)
+    CACHE_ENV = "AUTOGRADER_CACHE_DIR"
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,11 +41,28 @@ def main() -> None:
         runs,
     )
     check = median_seconds(lambda: run_check(target), runs)
+    first = median_seconds(lambda: cold_check(target), runs)
     print(f"public tests run by check:            {outcomes}")
     print(f"floor (python + numpy, sympy, pytest): {floor * 1000:7.0f} ms (median of {runs})")
     print(f"autograder check on the reference:    {check * 1000:7.0f} ms (median of {runs})")
     print(f"ratio check / floor:                  {check / floor:7.2f}")
     print(f"per public test beyond the floor:     {(check - floor) / outcomes * 1000:7.1f} ms")
+    print(f"check with no verdict kept (a first): {first * 1000:7.0f} ms (median of {runs})")
+    print(f"ratio first check / floor:            {first / floor:7.2f}")
+
+
+def cold_check(target: CheckTarget) -> None:
+    """A check with an empty cache of verdicts, as a student's first."""
+    with tempfile.TemporaryDirectory() as cache:
+        previous = os.environ.get(CACHE_ENV)
+        os.environ[CACHE_ENV] = cache
+        try:
+            run_check(target)
+        finally:
+            if previous is None:
+                del os.environ[CACHE_ENV]
+            else:
+                os.environ[CACHE_ENV] = previous
 
 
 if __name__ == "__main__":
