@@ -184,8 +184,10 @@ def timed_grade(folder: Path, jobs: int) -> tuple[float, float, dict[str, float]
         if process.returncode not in (0, 1):
             raise SystemExit(f"grade failed: {errors.decode()[-2000:]}")
         scores, waited = {}, 0.0
-        for result_file in Path(out).glob("*.json"):
+        for result_file in (Path(out) / ASSIGNMENT).glob("*.json"):  # a folder per assignment
             result = json.loads(result_file.read_text())
+            if "submission" not in result or result_file.name.endswith(".results.json"):
+                continue  # Gradescope's results file, beside the kit's
             scores[result["submission"]] = result["score"]
             for test in result.get("tests", []):  # the first call that timed out, not the skipped
                 message = test.get("message") or ""
