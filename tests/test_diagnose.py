@@ -249,3 +249,45 @@ def test_validate_judges_the_independent_corpus(course_copy: Course) -> None:
     path.write_text(path.read_text() + kept)
     (row,) = validate(vectors, only=["corpus"])
     assert not row.ok and "mistake scale_twice kept full marks" in (row.problem or "")
+
+
+def test_a_primed_runner_diagnoses_without_replaying(
+    reference: ModuleType, catalogue: tuple[Misconception, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The runner primes the answers to its rehearsal's calls (the tests' own inputs): a
+    child's diagnosis of a wrong result on those inputs names the same mistake, replaying no
+    trusted code; on other inputs it replays as before."""
+    from autograder.grading import replays
+    from autograder.grading.pytest_plugin import GradingContext
+
+    def hint_for(context: GradingContext, calls: list[Call]) -> str | None:
+        context.reset()
+        context.calls.extend(calls)
+        return context.hint("test_normalise")
+
+    v, w = np.array([3.0, -4.0]), np.array([1.0, 3.0])
+    wrong = [Call("normalise", (v,), {}, v / v.sum())]
+    unprimed = hint_for(GradingContext(student=None, reference=reference, tolerance={},
+                                       seed=0, catalogue=catalogue), wrong)  # fmt: skip
+    replays.forget_primed()
+    context = GradingContext(student=None, reference=reference, tolerance={}, seed=0,
+                             catalogue=catalogue)  # fmt: skip
+    context.calls.append(Call("normalise", (v.copy(),), {}, reference.normalise(v)))
+    try:
+        assert context.prime_answers() == 1
+        replayed: list[str] = []
+        original = replays.answer
+
+        def counted(function: object, args: object, kwargs: dict[str, object]) -> object:
+            replayed.append(getattr(function, "__name__", "?"))
+            return original(function, args, kwargs)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(replays, "answer", counted)
+        assert hint_for(context, wrong) == unprimed
+        (by_sum,) = [m for m in catalogue if m.name == "normalise_by_sum"]
+        assert unprimed is not None and by_sum.summary in unprimed
+        assert replayed == []
+        assert hint_for(context, [Call("normalise", (w,), {}, w / w.sum())]) is not None
+        assert replayed  # inputs no rehearsal made: replayed as before
+    finally:
+        replays.forget_primed()

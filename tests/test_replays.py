@@ -1,5 +1,6 @@
 """The diagnosis asks trusted code (the reference, a catalogued variant) for its answer to each
-recorded call once: the answer is kept, read-only, for as long as the call lives."""
+recorded call's arguments once: the answer is kept, read-only, for the submission (or, primed
+from the runner's rehearsal, for every submission)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,9 @@ from autograder.grading.diagnose import Call
 
 @pytest.fixture(autouse=True)
 def empty_store() -> Iterator[None]:
-    replays.forget()
+    replays.forget_primed()
     yield
-    replays.forget()
+    replays.forget_primed()
 
 
 class Counted:
@@ -35,7 +36,7 @@ class Counted:
         return self.result if self.result is not None else np.asarray(x) * 2.0
 
 
-def test_an_answer_is_computed_once_per_function_and_call() -> None:
+def test_an_answer_is_computed_once_per_function_and_arguments() -> None:
     double = Counted()
     call = Call("f", (np.arange(3.0),), {}, None)
     first = replays.answer_to(double, call).value
@@ -43,11 +44,111 @@ def test_an_answer_is_computed_once_per_function_and_call() -> None:
     assert double.calls == 1
     np.testing.assert_array_equal(first, [0.0, 2.0, 4.0])
     assert second is first
-    other = Call("f", (np.arange(3.0),), {}, None)  # equal arguments, another call
-    replays.answer_to(double, other)
-    assert double.calls == 2
+    other = Call("f", (np.arange(3.0),), {}, "another result")  # equal arguments, another call
+    assert replays.answer_to(double, other).value is first
+    assert double.calls == 1
     replays.answer_to(Counted(), call)  # another function, the same call
+    assert double.calls == 1
+
+
+@pytest.mark.parametrize(
+    "argument",
+    [
+        np.arange(3, dtype=np.int64),  # the same numbers in another dtype
+        np.arange(3.0).reshape(3, 1),  # another shape
+        np.array([0.0, 1.0, 2.0 + 1e-15]),  # one bit apart
+        np.arange(1000.0),  # large enough to be fingerprinted by its digest
+        [0.0, 1.0, 2.0],  # a list, not an array
+        (0.0, 1.0, 2.0),
+        np.float64(1.0),
+    ],
+)
+def test_arguments_that_differ_in_any_way_get_their_own_answer(argument: Any) -> None:
+    double = Counted()
+    replays.answer_to(double, Call("f", (np.arange(3.0),), {}, None))
+    replays.answer_to(double, Call("f", (argument,), {}, None))
     assert double.calls == 2
+
+
+def test_large_arrays_one_entry_apart_get_their_own_answer() -> None:
+    double = Counted()
+    large = np.arange(1000.0)
+    changed = large.copy()
+    changed[500] += 1e-12
+    replays.answer_to(double, Call("f", (large,), {}, None))
+    replays.answer_to(double, Call("f", (changed,), {}, None))
+    replays.answer_to(double, Call("f", (large.copy(),), {}, None))
+    assert double.calls == 2
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [(1, 1.0), (1, True), (0.0, -0.0), ("1", 1), (b"1", "1"), ((1,), [1]), ({1: 2}, {2: 1})],
+)
+def test_scalars_equal_in_python_are_told_apart(one: Any, other: Any) -> None:
+    identity = Counted(result="kept")
+    replays.answer_to(identity, Call("f", (one,), {}, None))
+    replays.answer_to(identity, Call("f", (other,), {}, None))
+    assert identity.calls == 2
+    replays.answer_to(identity, Call("f", (), {"x": one}, None))  # as a keyword: its own key
+    assert identity.calls == 3
+
+
+def test_arguments_without_a_fingerprint_are_kept_for_their_call_alone() -> None:
+    import sympy as sp
+
+    counted = Counted(result=1.0)
+    x = sp.Symbol("x")
+    call = Call("f", (x,), {}, None)
+    replays.answer_to(counted, call)
+    replays.answer_to(counted, call)
+    assert counted.calls == 1
+    replays.answer_to(counted, Call("f", (x,), {}, None))  # equal, but no fingerprint
+    assert counted.calls == 2
+    assert replays.fingerprint_of(Call("f", (object(),), {}, None)) is None
+    many = Call("f", (list(range(replays.FINGERPRINT_PARTS + 1)),), {}, None)
+    assert replays.fingerprint_of(many) is None  # beyond the budget: no fingerprint
+
+
+def test_primed_answers_outlive_a_submission_and_are_bounded() -> None:
+    double = Counted()
+    rehearsed = Call("f", (np.arange(3.0),), {}, None)
+    huge = Call("f", (np.zeros(replays.PRIMED_VALUE_BYTES // 8 + 1),), {}, None)
+    with replays.priming():
+        replays.answer_to(double, rehearsed)
+        replays.answer_to(double, huge)
+    assert replays.primable(rehearsed) and not replays.primable(huge)
+    assert double.calls == 2
+    replays.forget()  # a new submission: the primed answer stays, the huge one was not kept
+    students = Call("f", (np.arange(3.0),), {}, np.zeros(3))
+    assert replays.answer_to(double, students).value.flags.writeable is False
+    assert double.calls == 2
+    replays.answer_to(double, Call("f", (np.zeros(replays.PRIMED_VALUE_BYTES // 8 + 1),), {}, None))
+    assert double.calls == 3
+    replays.forget_primed()
+    replays.answer_to(double, students)
+    assert double.calls == 4
+
+
+def test_a_verdict_is_decided_once_per_key_and_arguments() -> None:
+    decided: list[int] = []
+
+    def decide() -> bool:
+        decided.append(1)
+        return True
+
+    call = Call("f", (np.arange(3.0),), {}, None)
+    with replays.priming():
+        assert replays.verdict(("shows", "m"), call, decide)
+    replays.forget()
+    assert replays.verdict(("shows", "m"), Call("f", (np.arange(3.0),), {}, 1.0), decide)
+    assert len(decided) == 1  # primed: kept for the next submission
+    replays.verdict(("shows", "other"), call, decide)
+    replays.verdict(("shows", "m"), Call("f", (np.arange(4.0),), {}, None), decide)
+    assert len(decided) == 3
+    replays.verdict(("shows", "m"), Call("f", (object(),), {}, None), decide)
+    replays.verdict(("shows", "m"), Call("f", (object(),), {}, None), decide)
+    assert len(decided) == 5  # no fingerprint: decided each time
 
 
 def test_a_kept_array_is_read_only_and_the_functions_own_stays_writeable() -> None:

@@ -148,15 +148,57 @@ def _agreement(
             continue
         if expected is _REFUSED and not misconception.refused_inputs:
             continue  # the argument contract says nothing about a numeric mistake
-        variant = _run(namespace.get(call.name, _MISSING), call)
+        function = namespace.get(call.name, _MISSING)
+        variant = _run(function, call)
         if expected is _REFUSED and variant is _MISSING:
             continue  # this mistake refuses these inputs too: it does not show here
-        if _same(variant, expected, rtol, atol):
+        if not _shows(function, call, variant, expected, rtol, atol):
             continue  # this mistake does not show on this call
         if not _same(call.result, variant, rtol, atol):
             return False, shown_wrong  # it would show here, and the student's is not its output
         shown_wrong = shown_wrong or not right
     return True, shown_wrong
+
+
+def _shows(
+    function: Any, call: Call, variant: Any, expected: Any, rtol: float, atol: float
+) -> bool:
+    """Whether the variant's output on `call` differs from the reference's (decided once per
+    variant and arguments: replays.verdict)."""
+    if expected is _REFUSED or not callable(function):  # a constant: compared, never kept
+        return not _same(variant, expected, rtol, atol)
+    return replays.verdict(
+        ("shows", function, rtol, atol), call, lambda: not _same(variant, expected, rtol, atol)
+    )
+
+
+def prime_call(
+    call: Call,
+    catalogue: Sequence[Misconception],
+    reference: types.ModuleType,
+    namespaces: dict[str, dict[str, Any]],
+    *,
+    rtol: float = DEFAULT_RTOL,
+    atol: float = DEFAULT_ATOL,
+) -> int:
+    """Work out what a diagnosis of `call` needs that its arguments alone decide: the
+    reference's answer, and each variant's answer and whether it shows (under
+    replays.priming, the runner keeps them for every child). 1 when primed, else 0."""
+    function = getattr(reference, call.name, _MISSING)
+    if not callable(function) or not replays.primable(call):
+        return 0
+    expected = _run(function, call)
+    for misconception in catalogue:
+        if misconception.mutates_input or misconception.target not in uses(reference, call.name):
+            continue
+        namespace = namespaces.get(misconception.name)
+        variant_function = _MISSING if namespace is None else namespace.get(call.name, _MISSING)
+        if not callable(variant_function):
+            continue
+        variant = _run(variant_function, call)
+        if expected is not _MISSING and variant is not _MISSING:
+            _shows(variant_function, call, variant, expected, rtol, atol)
+    return 1
 
 
 def observe(

@@ -14,6 +14,7 @@ import inspect
 import json
 import re
 import sys
+import time
 from collections.abc import Generator, Sequence
 from pathlib import Path
 from types import ModuleType
@@ -34,7 +35,9 @@ from autograder.grading.diagnose import (
     describe,
     diagnose,
     observe,
+    prime_call,
     uses,
+    variant_namespace,
 )
 from autograder.grading.disclosure import (
     NEVER_SHOWN,
@@ -307,6 +310,10 @@ def _submission_path(config: pytest.Config) -> Path | None:
     return None
 
 
+PRIME_SECONDS = 10.0
+"""How long a runner may spend on its rehearsal's answers (about 0.3 s for the sample course)."""
+
+
 class GradingContext:
     """Registered by the grader's runner: what the fixtures hand to hidden and public tests,
     and the diagnosis of a failed test from the calls it made."""
@@ -387,6 +394,30 @@ class GradingContext:
         self.generic.clear()
         self.unwritten.clear()
         self._history_bytes = 0
+
+    def prime_answers(self, seconds: float = PRIME_SECONDS) -> int:
+        """Work out, once in the runner, the reference's and every catalogued variant's answers
+        to the calls the rehearsal made (the tests' own inputs, which the rubric's seed fixes):
+        every child forked afterwards inherits them, and a failed test's diagnosis compares
+        instead of replaying. Stops after `seconds` (what is left is worked out when needed).
+        Returns how many calls were primed."""
+        if self.reference is None:
+            return 0
+        self._remember()
+        stop = time.monotonic() + seconds
+        for misconception in self.catalogue:
+            if not misconception.mutates_input and misconception.name not in self._variants:
+                self._variants[misconception.name] = variant_namespace(
+                    misconception, self.reference
+                )
+        primed = 0
+        with replays.priming():
+            for _, call in self.history:
+                if time.monotonic() > stop:
+                    break
+                primed += prime_call(call, self.catalogue, self.reference, self._variants,
+                                     **self.tolerance)  # fmt: skip
+        return primed
 
     def _remember(self) -> None:
         """Move the last test's calls to the submission's history (up to HISTORY_BYTES of
