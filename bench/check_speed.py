@@ -4,6 +4,9 @@ The floor is a bare interpreter importing numpy, sympy and pytest: every check p
 because the public tests run in a child process. `check` keeps the symbolic verdicts it learnt
 in the user's cache for the next run (student/verdict_cache.py): the first figure is a check
 run again (as a student does), the second one with an empty cache each time (a first run).
+Checks run as on a student's machine, where Python keeps the bytecode it compiles (the kit's
+modules, pytest's rewritten tests): PYTHONDONTWRITEBYTECODE, which some CI machines set, is
+removed for the run (it would make every check compile the kit from source, about 0.1 s).
 Prints medians and the ratios; asserts nothing.
 
     .venv/bin/python bench/check_speed.py [--runs N]
@@ -34,6 +37,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     runs = parser.parse_args().runs
+    if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
+        print("PYTHONDONTWRITEBYTECODE was set: removed, as a student's Python keeps bytecode")
     target = locate(ROOT / "reference" / "positional_encoding.py")
     outcomes = len(run_check(target).outcomes)
     floor = median_seconds(

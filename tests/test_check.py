@@ -108,6 +108,26 @@ def test_sys_exit_at_import_is_reported_per_test(tmp_path: Path, course: Course)
     }
 
 
+def test_the_check_process_ends_without_the_interpreters_teardown(
+    tmp_path: Path, course: Course, reference_source: str
+) -> None:
+    """Once pytest is done and the results are written, the check's child ends at once: the
+    student's atexit handler never runs, and every outcome is still there."""
+    marker = tmp_path / "atexit-ran"
+    handler = f"atexit.register(pathlib.Path({str(marker)!r}).write_text, 'ran')"
+    path = submit(tmp_path, f"{reference_source}\nimport atexit, pathlib\n{handler}\n")
+    report = check(path, course)
+    assert report.all_passed and report.outcomes
+    assert not marker.exists()
+    tests = str(course.assignment("vectors").public_tests)
+    plugins = ["-p", "autograder.grading.pytest_plugin", "-p", "no:cacheprovider"]
+    command = [sys.executable, "-m", "pytest", "-q", *plugins, tests]
+    plain = subprocess.run(  # plain pytest tears the interpreter down: the handler runs
+        [*command, f"--submission={path}"], capture_output=True, text=True, cwd=tmp_path
+    )
+    assert marker.read_text(encoding="utf-8") == "ran", plain.stdout[-3000:] + plain.stderr
+
+
 def test_endless_loop_hits_the_time_limit(tmp_path: Path, course: Course) -> None:
     report = check(submit(tmp_path, "while True:\n    pass\n"), course, timeout_s=3)
     assert report.problem == (

@@ -161,7 +161,7 @@ def run_check(
         ini = Path(scratch) / "pytest.ini"
         ini.write_text("[pytest]\n", encoding="utf-8")  # isolate from any config around the tests
         command = [
-            sys.executable, "-m", "pytest", str(target.tests_dir),
+            sys.executable, "-m", "autograder.student.check_process", str(target.tests_dir),
             "-c", str(ini), "--rootdir", str(target.tests_dir),
             "--confcutdir", str(target.tests_dir.parent),
             "-p", "autograder.grading.pytest_plugin", "-p", "no:cacheprovider",
