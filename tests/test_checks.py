@@ -35,6 +35,35 @@ def test_format_values_reads_like_a_person_wrote_it() -> None:
     )
 
 
+EDGES = [0.0, -0.0, 1e-300, -1e-300, 1e308, -1e308, 1.0, 1.0 + 1e-9, 1.0 + 1e-4, np.nan,
+         np.inf, -np.inf, 5e-324, 2.0**-1022]  # fmt: skip
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.float16])
+def test_assert_close_passes_exactly_where_numpy_says_close_and_finite(dtype: type) -> None:
+    """Its quick path for finite floats gives NumPy's answer: every pair of edge values, and
+    random arrays near each other, pass iff np.isclose holds everywhere and all are finite."""
+    generator = np.random.default_rng(7)
+    pairs = [(np.array([a]), np.array([b])) for a in EDGES for b in EDGES]
+    for _ in range(200):
+        b = generator.normal(size=5) * 10.0 ** generator.integers(-8, 8)
+        a = b + generator.normal(size=5) * 10.0 ** generator.integers(-12, 0)
+        pairs.append((a, b))
+    for a, b in pairs:
+        with np.errstate(all="ignore"):
+            actual = a.astype(dtype)
+        with np.errstate(all="ignore"):
+            expected_pass = bool(
+                (np.isclose(actual, b, rtol=1e-5, atol=1e-8) & np.isfinite(actual)).all()
+            )
+        try:
+            assert_close(actual, b, what="f", rtol=1e-5, atol=1e-8)
+            passed = True
+        except CheckFailure:
+            passed = False
+        assert passed == expected_pass, (actual, b)
+
+
 def test_close_arrays_pass_and_float32_is_enough() -> None:
     expected = np.sin(np.arange(12.0).reshape(3, 4))
     assert_close(expected.astype(np.float32), expected, what="f(3, 4)")
