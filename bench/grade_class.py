@@ -219,7 +219,9 @@ def bench_notebook(course: Course, student_source: str | None) -> str:
     for part in spec.parts:
         cell = nbformat.v4.new_code_cell(
             "from autograder.authoring.inline import part_points\n"
-            f"### BEGIN HIDDEN TESTS\npart_points({part.name!r}, globals())\n### END HIDDEN TESTS"
+            "### BEGIN HIDDEN TESTS\n"
+            f"part_points({part.name!r}, globals(), assignment={ASSIGNMENT!r})\n"
+            "### END HIDDEN TESTS"
         )
         cell.metadata["nbgrader"] = {"grade": True, "solution": False, "locked": True,
                                      "points": part.points, "grade_id": f"test_{part.name}",
@@ -261,6 +263,15 @@ def timed_nbgrader(folder: Path, scratch: Path) -> tuple[float, dict[str, float]
     with report.open() as handle:
         scores = {row["student_id"]: float(row["raw_score"]) for row in csv.DictReader(handle)}
     return elapsed / len(paths), scores
+
+
+NOT_COMPARABLE = ("    NOT COMPARABLE: nbgrader scored honest submissions otherwise (did its "
+                  "notebooks fail?): its time and the ratio to it say nothing")  # fmt: skip
+
+
+def _honest_disagree(kit: dict[str, float], other: dict[str, float]) -> bool:
+    both = set(kit) & set(other)
+    return any(abs(kit[k] - other[k]) > 1e-6 for k in both if not is_hostile(k))
 
 
 def agreement(kit: dict[str, float], other: dict[str, float]) -> str:
@@ -342,6 +353,8 @@ def main() -> None:
                     figures["nbgrader"], nbgrader = per, (n, per)
                     print(f"  nbgrader autograde:                     {per * 1e3:7.1f} ms")
                     print(f"    vs autograder grade: {agreement(scores, nb_scores)}")
+                    if _honest_disagree(scores, nb_scores):
+                        print(NOT_COMPARABLE)
                 _ratios(figures, nbgrader)
 
 
