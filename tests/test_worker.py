@@ -116,7 +116,7 @@ def test_refused_value_is_a_failure_not_a_crash(session: StudentSession) -> None
 def test_a_test_child_cannot_take_gigabytes() -> None:
     """The runner's child that runs a submission's tests gets an address-space limit: a reply
     or message that would take gigabytes ends that child, not the grader."""
-    from autograder.grading.serve import limit_address_space
+    from autograder.sandbox.limits import limit_address_space
 
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child reports through its exit code

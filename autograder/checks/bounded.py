@@ -19,7 +19,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from autograder.sandbox.limits import limit_address_space
+
 MEMORY_LIMIT_MB = 1024
+"""What the child may map beyond what it inherits from the test process."""
 
 
 @dataclass(frozen=True)
@@ -40,11 +43,7 @@ def run_bounded(work: Callable[[], Any], *, timeout_s: float) -> Bounded:
         os.close(read)
         code = 0
         try:
-            import resource
-
-            limit = MEMORY_LIMIT_MB * 1024 * 1024
-            with contextlib.suppress(ValueError, OSError):
-                resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+            limit_address_space(MEMORY_LIMIT_MB)  # beyond what it inherits, however large
             payload = json.dumps({"value": work()}).encode()
         except BaseException as error:  # any failure in the child is its answer
             payload = json.dumps({"error": f"{type(error).__name__}: {error}"[:500]}).encode()

@@ -57,6 +57,7 @@ from autograder.protocol.runner import (
 )
 from autograder.sandbox.client import StudentSession
 from autograder.sandbox.isolation import Isolation, choose
+from autograder.sandbox.limits import limit_address_space
 from autograder.sandbox.reaper import die_with_parent, wait_for_exit
 from autograder.sandbox.scratch import empty_tree, private_folder, remove_tree
 from autograder.sandbox.worker import warm_up
@@ -345,18 +346,6 @@ class ServeLoop:
             input_watch(session.config).reset()
             memo.add(memo.learnt())
         return summary
-
-
-def limit_address_space(extra_mb: int) -> None:
-    """Cap this process's address space at what it maps now plus `extra_mb` (Linux)."""
-    import resource
-
-    with contextlib.suppress(OSError, ValueError, StopIteration):  # not Linux: no limit
-        status = Path("/proc/self/status").read_text()
-        mapped_kb = int(next(line for line in status.splitlines() if line.startswith("VmSize:"))
-                        .split()[1])  # fmt: skip
-        limit = (mapped_kb + extra_mb * 1024) * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (limit, resource.getrlimit(resource.RLIMIT_AS)[1]))
 
 
 DISK_LOST_EXIT = 75

@@ -6,6 +6,7 @@ import contextlib
 import os
 import sys
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 MIB = 1024 * 1024
@@ -103,3 +104,17 @@ def scrubbed_environment(home: str) -> dict[str, str]:
         NUMEXPR_NUM_THREADS="1",
     )
     return environment
+
+
+def limit_address_space(extra_mb: int) -> None:
+    """Cap this process's address space at what it maps now plus `extra_mb` (Linux): a
+    limit on what it may add, whatever it inherited (a Jupyter kernel maps gigabytes it never
+    uses, in threads' stacks and malloc's arenas)."""
+    import resource
+
+    with contextlib.suppress(OSError, ValueError, StopIteration):  # not Linux: no limit
+        status = Path("/proc/self/status").read_text(encoding="ascii")
+        mapped_kb = int(next(line for line in status.splitlines() if line.startswith("VmSize:"))
+                        .split()[1])  # fmt: skip
+        limit = (mapped_kb + extra_mb * 1024) * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, resource.getrlimit(resource.RLIMIT_AS)[1]))
