@@ -12,7 +12,7 @@ prints figures, asserts nothing.
 
     .venv/bin/python bench/cpu_by_process.py --n 70 --jobs 1
     .venv/bin/python bench/cpu_by_process.py --n 70 --jobs 1 --closed-form
-    .venv/bin/python bench/cpu_by_process.py --n 40 --jobs 1 --kinds correct buggy
+    .venv/bin/python bench/cpu_by_process.py --n 40 --jobs 1 --kinds all correct buggy --rounds 3
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import statistics
 import subprocess
 import tempfile
 import threading
@@ -147,9 +148,26 @@ def main() -> None:
         help="a class of each: correct, buggy, hostile, "
         "honest, all, or a kind's name (default: all, or honest with --without-hostile)",
     )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="measure every group this many times, in turns, and print the medians (a busy "
+        "machine's speed drifts from minute to minute: turns compare groups at the same time)",
+    )
     args = parser.parse_args()
     groups = args.kinds or ["honest" if args.without_hostile else "all"]
-    kit = {group: measure(group, args) for group in groups}
+    rounds: dict[str, list[dict[str, float]]] = {group: [] for group in groups}
+    for _ in range(args.rounds):
+        for group in groups:
+            rounds[group].append(measure(group, args))
+    kit = {group: _kit(rounds[group][0]) for group in groups}
+    if args.rounds > 1:
+        print(f"\nmedians of {args.rounds} rounds, measured in turns:")
+        for group in groups:
+            middle = {role: statistics.median(r[role] for r in rounds[group]) for role in ROLES}
+            report(f"{args.n} submissions (kinds: {group}), median", middle)
+            kit[group] = statistics.median(_kit(r) for r in rounds[group])
     if len(groups) > 1:
         first = groups[0]
         for group in groups[1:]:
@@ -157,8 +175,9 @@ def main() -> None:
                   "the worker, per submission)")  # fmt: skip
 
 
-def measure(group: str, args: argparse.Namespace) -> float:
-    """Grade a class of `group`'s kinds with its CPU accounted; print it; return the kit's."""
+def measure(group: str, args: argparse.Namespace) -> dict[str, float]:
+    """Grade a class of `group`'s kinds with its CPU accounted; print it; return each role's
+    CPU per submission in milliseconds."""
     accounts = Accounts(cgroup_root())
     try:
         with tempfile.TemporaryDirectory() as scratch:
@@ -170,15 +189,24 @@ def measure(group: str, args: argparse.Namespace) -> float:
     finally:
         accounts.remove()
     kind = "closed-form relative_dot, " if args.closed_form else ""
-    print(f"{args.n} submissions ({kind}kinds: {group}), --jobs {args.jobs}: "
-          f"{wall * 1e3 / args.n:.0f} ms of wall time each; CPU per submission:")  # fmt: skip
+    report(f"{args.n} submissions ({kind}kinds: {group}), --jobs {args.jobs}: "
+           f"{wall * 1e3 / args.n:.0f} ms of wall time each", used)  # fmt: skip
+    return used
+
+
+def report(title: str, used: dict[str, float]) -> None:
+    """The CPU per submission of each role, the total, and the kit's share."""
+    print(f"{title}; CPU per submission:")
     for role in ROLES:
         print(f"  {role:11s} {used[role]:6.1f} ms")
     print(f"  {'total':11s} {sum(used.values()):6.1f} ms")
-    kit = sum(used.values()) - used["worker"]
+    kit = _kit(used)
     print(f"  {'kit':11s} {kit:6.1f} ms (all but the worker): {kit / used['worker']:.2f} of "
           "the worker's")  # fmt: skip
-    return kit
+
+
+def _kit(used: dict[str, float]) -> float:
+    return sum(used.values()) - used["worker"]
 
 
 if __name__ == "__main__":

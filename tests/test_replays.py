@@ -98,7 +98,7 @@ def test_arguments_without_a_fingerprint_are_kept_for_their_call_alone() -> None
     import sympy as sp
 
     counted = Counted(result=1.0)
-    x = sp.Symbol("x")
+    x = sp.Dummy("x")  # two Dummies of one name differ: no fingerprint tells them apart
     call = Call("f", (x,), {}, None)
     replays.answer_to(counted, call)
     replays.answer_to(counted, call)
@@ -108,6 +108,26 @@ def test_arguments_without_a_fingerprint_are_kept_for_their_call_alone() -> None
     assert replays.fingerprint_of(Call("f", (object(),), {}, None)) is None
     many = Call("f", (list(range(replays.FINGERPRINT_PARTS + 1)),), {}, None)
     assert replays.fingerprint_of(many) is None  # beyond the budget: no fingerprint
+
+
+class Marked(__import__("sympy").Symbol):
+    """A Symbol subclass: what it carries beyond its name, its tree does not show."""
+
+
+def test_sympy_expressions_are_fingerprinted_by_their_whole_tree() -> None:
+    import sympy as sp
+
+    x, y = sp.symbols("x y", real=True)
+    plain_x = sp.Symbol("x")
+    same = [sp.sin(x) * y + 1, sp.sin(x) * y + 1]
+    assert len({replays.fingerprint_of(Call("f", (e,), {}, None)) for e in same}) == 1
+    differ = [sp.sin(x) * y, sp.sin(plain_x) * y, sp.cos(x) * y, sp.sin(y) * x,
+              sp.sin(x) * y + sp.Float(1.0), sp.sin(x) * y + sp.Float("1.0000000000000002"),
+              sp.sin(x) * y + sp.Rational(1, 3), sp.Tuple(x, y), sp.Tuple(y, x)]  # fmt: skip
+    printed = [replays.fingerprint_of(Call("f", (e,), {}, None)) for e in differ]
+    assert None not in printed and len(set(printed)) == len(differ)
+    for opaque in (sp.Function("g")(x), sp.Wild("w") + x, Marked("x"), sp.Dummy("x") * 2):
+        assert replays.fingerprint_of(Call("f", (opaque,), {}, None)) is None, opaque
 
 
 def test_primed_answers_outlive_a_submission_and_are_bounded() -> None:

@@ -4,10 +4,11 @@ A failed test's diagnosis asks the same question several times: the catalogue's 
 signatures, the engine's own models, the blame across tests and the check that rules mistakes
 out all need the reference's answer (or a variant's) to the same recorded call. Each answer is
 kept here under its function and what the call was asked: its arguments' fingerprint (types,
-shapes and bytes: two calls with equal arguments share one answer), or, for arguments that
-have none (SymPy expressions, objects), the call itself, kept with the answer so that its
-identity is never reused while the answer is. Arrays in a kept answer are read-only views: a
-reader that would change one fails (and says nothing), never changes what the next reader sees.
+shapes and bytes; a SymPy expression's tree), so that two calls with equal arguments share one
+answer; or, for arguments that have none (objects, Dummy symbols), the call itself, kept with
+the answer so that its identity is never reused while the answer is. Arrays in a kept answer
+are read-only views: a reader that would change one fails (and says nothing), never changes
+what the next reader sees.
 
 Two stores: a submission's, which `forget` clears (the grader's test child is one submission's
 process, so what it keeps ends with it), and the runner's, filled from its rehearsal
@@ -29,7 +30,9 @@ from typing import Any
 
 import numpy as np
 import sympy as sp
+from sympy.core.function import AppliedUndef
 
+from autograder.checks.symbolic import tree_key
 from autograder.protocol.calls import Call
 from autograder.safe_text import shorten
 
@@ -206,7 +209,26 @@ def _fingerprint(value: Any, budget: list[int]) -> Hashable | None:
     if kind is dict:
         pairs = tuple((_fingerprint(k, budget), _fingerprint(v, budget)) for k, v in value.items())
         return None if any(None in pair for pair in pairs) else ("dict", pairs)
+    if isinstance(value, sp.Basic):
+        return _sympy_fingerprint(value, budget)
     return None
+
+
+def _sympy_fingerprint(value: sp.Basic, budget: list[int]) -> Hashable | None:
+    """A SymPy expression's tree, node by node (tree_key: names, assumptions, exact numbers),
+    when every node is SymPy's own and carries nothing its tree does not show: no Dummy or
+    Wild (two of one name differ), no undefined function, no subclass of Symbol."""
+    for node in sp.preorder_traversal(value):
+        budget[0] -= 1
+        kind = type(node)
+        if (
+            budget[0] < 0
+            or not str(getattr(kind, "__module__", None) or "").startswith("sympy.")
+            or isinstance(node, (sp.Dummy, sp.Wild, AppliedUndef))
+            or (isinstance(node, sp.Symbol) and kind is not sp.Symbol)
+        ):
+            return None
+    return ("sympy", tree_key(value))
 
 
 def forget() -> None:
