@@ -7,7 +7,8 @@ run again (as a student does), the second one with an empty cache each time (a f
 Checks run as on a student's machine, where Python keeps the bytecode it compiles (the kit's
 modules, pytest's rewritten tests): PYTHONDONTWRITEBYTECODE, which some CI machines set, is
 removed for the run (it would make every check compile the kit from source, about 0.1 s).
-Prints medians and the ratios; asserts nothing.
+The floor, the check and the first check are timed in turns (one of each, N times), so that
+each ratio compares runs made together. Prints medians and the ratios; asserts nothing.
 
     .venv/bin/python bench/check_speed.py [--runs N]
 """
@@ -21,7 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from timing import median_seconds
+from timing import medians_in_turns
 
 from autograder.student.local_check import CheckTarget, locate, run_check
 
@@ -41,12 +42,16 @@ def main() -> None:
         print("PYTHONDONTWRITEBYTECODE was set: removed, as a student's Python keeps bytecode")
     target = locate(ROOT / "reference" / "positional_encoding.py")
     outcomes = len(run_check(target).outcomes)
-    floor = median_seconds(
-        lambda: subprocess.run([sys.executable, "-c", "import numpy, sympy, pytest"], check=True),
+    floor, check, first = medians_in_turns(
+        [
+            lambda: subprocess.run(
+                [sys.executable, "-c", "import numpy, sympy, pytest"], check=True
+            ),
+            lambda: run_check(target),
+            lambda: cold_check(target),
+        ],
         runs,
     )
-    check = median_seconds(lambda: run_check(target), runs)
-    first = median_seconds(lambda: cold_check(target), runs)
     print(f"public tests run by check:            {outcomes}")
     print(f"floor (python + numpy, sympy, pytest): {floor * 1000:7.0f} ms (median of {runs})")
     print(f"autograder check on the reference:    {check * 1000:7.0f} ms (median of {runs})")
