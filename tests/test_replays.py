@@ -241,3 +241,31 @@ def test_forget_drops_every_answer() -> None:
     replays.forget()
     replays.answer_to(double, call)
     assert double.calls == 2
+
+
+def test_hostile_arguments_get_no_fingerprint_and_cost_little() -> None:
+    """What a test may pass on from a student's result (the codec bounds it, but the store must
+    not rely on that): values too deep, too many, too large, or texts no file could hold are
+    answered without a fingerprint, or with one that tells them apart; nothing raises."""
+    import sympy as sp
+
+    deep: Any = 0.0
+    for _ in range(5000):
+        deep = [deep]
+    x = sp.Symbol("x")
+    nested = x
+    for _ in range(5000):
+        nested = sp.Add(nested, x, evaluate=False)
+    wide = list(range(10**6))
+    huge = np.zeros(replays.FINGERPRINT_BYTES // 8 + 1)
+    for value in (deep, nested, wide, huge):
+        assert replays.fingerprint_of(Call("f", (value,), {}, None)) is None
+        counted = Counted(result=1.0)
+        answered = replays.answer_to(counted, Call("f", (value,), {}, None))
+        if value is deep:  # too deep even to copy: the answer says so, and nothing raises
+            assert answered.raised == "RecursionError" and counted.calls == 0
+        else:
+            assert answered.value == 1.0 and counted.calls == 1
+    odd = ["\ud800", "\x1b[2J\x00", "\ud800\udc00"]  # a lone surrogate, controls, a pair
+    printed = [replays.fingerprint_of(Call("f", (text,), {}, None)) for text in odd]
+    assert None not in printed and len(set(printed)) == len(odd)

@@ -145,7 +145,7 @@ def primable(call: Call) -> bool:
 
 
 def _primed_fingerprint(call: Call) -> Hashable | None:
-    return _fingerprint((call.args, call.kwargs), [FINGERPRINT_PARTS, PRIMED_VALUE_BYTES])
+    return _bounded_fingerprint(call, PRIMED_VALUE_BYTES)
 
 
 def _prime(function: Callable[..., Any], call: Call) -> Answer:
@@ -173,11 +173,20 @@ def fingerprint_of(call: Call) -> Hashable | None:
     found = _fingerprints.get(id(call))
     if found is not None and found[0] is call:
         return found[1]
-    budget = [FINGERPRINT_PARTS, FINGERPRINT_BYTES]
-    printed = _fingerprint((call.args, call.kwargs), budget)
+    printed = _bounded_fingerprint(call, FINGERPRINT_BYTES)
     if len(_fingerprints) < MAX_ANSWERS:
         _fingerprints[id(call)] = (call, printed)
     return printed
+
+
+def _bounded_fingerprint(call: Call, array_bytes: int) -> Hashable | None:
+    """`call`'s arguments' fingerprint within FINGERPRINT_PARTS parts and `array_bytes` bytes
+    of arrays; None beyond them, or for a value nested too deep to walk (a diagnosis goes on,
+    computing its answers each time)."""
+    try:
+        return _fingerprint((call.args, call.kwargs), [FINGERPRINT_PARTS, array_bytes])
+    except (RecursionError, ValueError, TypeError, OverflowError):
+        return None
 
 
 def _fingerprint(value: Any, budget: list[int]) -> Hashable | None:
