@@ -9,7 +9,7 @@ import itertools
 import numpy as np
 import pytest
 
-from autograder.grading.closeness import all_close
+from autograder.checks.closeness import all_close
 
 SPECIAL = [0.0, -0.0, 1.0, -1.0, 1e-7, 1e308, -1e308, np.inf, -np.inf, np.nan, 5e-324]
 

@@ -1,4 +1,4 @@
-"""`np.allclose` for the diagnosis, which asks it thousands of times per failed submission.
+"""`np.allclose` for the checks and the diagnosis, which ask it thousands of times a submission.
 
 NumPy's own spends most of its time, on the small arrays of tests, in Python: broadcasting,
 type promotion, an error-state context, masks for infinities. For two finite floating arrays

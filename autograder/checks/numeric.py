@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from autograder.checks.closeness import all_close
 from autograder.checks.failure import Hint, fail, format_value, format_values
 from autograder.tolerance import DEFAULT_ATOL, DEFAULT_RTOL
 
@@ -66,8 +67,8 @@ def assert_close(
     hints = tuple(hints)
     target = np.asarray(expected, dtype=np.float64)
     array = assert_shape(actual, target.shape, what=what, hints=hints)
-    if _all_finite_and_close(array, target, rtol, atol):
-        return array  # the common case, without np.isclose's work in Python
+    if np.isfinite(array).all() and all_close(array, target, rtol, atol):
+        return array  # the common case, answered without np.isclose's work in Python
     with np.errstate(over="ignore", invalid="ignore"):  # a difference too large to hold
         wrong = ~np.isclose(array, target, rtol=rtol, atol=atol)  # NaN matches not even NaN
     wrong |= ~np.isfinite(array)  # nor does an infinity, even where one was expected
@@ -95,15 +96,6 @@ def assert_close(
     if np.isnan(array).any():
         message += " (your result contains nan)"
     raise fail(message, observed=array, hints=hints)
-
-
-def _all_finite_and_close(array: np.ndarray, target: np.ndarray, rtol: float, atol: float) -> bool:
-    """np.isclose(array, target) everywhere with every entry finite, for floating arrays of one
-    shape (NumPy's own test, |a - b| <= atol + rtol·|b|); False sends the caller the long way."""
-    if array.dtype.kind != "f" or not np.isfinite(array).all() or not np.isfinite(target).all():
-        return False
-    with np.errstate(over="ignore"):
-        return bool((np.abs(array - target) <= atol + rtol * np.abs(target)).all())
 
 
 def _mapped(index: tuple[int, ...], index_map: tuple[Any, ...] | None) -> tuple[int, ...]:

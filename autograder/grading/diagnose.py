@@ -21,11 +21,11 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from autograder.checks.closeness import all_close
 from autograder.checks.evaluate import NotEvaluable, evaluate
 from autograder.course.catalogue import Misconception as Misconception
 from autograder.course.catalogue import Signature as Signature
 from autograder.grading import replays
-from autograder.grading.closeness import all_close
 from autograder.grading.replays import copied as copied
 from autograder.protocol.calls import Call as Call
 from autograder.tolerance import DEFAULT_ATOL, DEFAULT_RTOL

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from autograder.grading.closeness import all_close
+from autograder.checks.closeness import all_close
 from autograder.grading.diagnose import Call, same
 from autograder.grading.replays import Answer, answer, answer_to
 from autograder.tolerance import DEFAULT_ATOL, DEFAULT_RTOL
