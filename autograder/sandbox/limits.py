@@ -113,8 +113,8 @@ def limit_address_space(extra_mb: int) -> None:
     import resource
 
     with contextlib.suppress(OSError, ValueError, StopIteration):  # not Linux: no limit
-        status = Path("/proc/self/status").read_text(encoding="ascii")
-        mapped_kb = int(next(line for line in status.splitlines() if line.startswith("VmSize:"))
+        status = Path("/proc/self/status").read_bytes()  # its Name: line may be any bytes
+        mapped_kb = int(next(line for line in status.splitlines() if line.startswith(b"VmSize:"))
                         .split()[1])  # fmt: skip
         limit = (mapped_kb + extra_mb * 1024) * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, resource.getrlimit(resource.RLIMIT_AS)[1]))
