@@ -311,7 +311,7 @@ def _submission_path(config: pytest.Config) -> Path | None:
 
 
 PRIME_SECONDS = 10.0
-"""How long a runner may spend on its rehearsal's answers (about 0.45 s for positional_encoding)."""
+"""How long a runner may spend on its rehearsal's answers (the sample course's: half a second)."""
 
 
 class GradingContext:
