@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import base64
 import io
 import json
 import pickle
+import struct
 import time
 from typing import Any
 
@@ -20,6 +20,7 @@ from autograder.sandbox.codec import (
     MAX_DEPTH,
     MAX_NODES,
     CodecError,
+    Received,
     decode,
     encode,
 )
@@ -28,7 +29,15 @@ pos, w = sp.symbols("pos w", real=True)
 
 
 def through(value: Any) -> Any:
-    return decode(json.loads(json.dumps(encode(value))))
+    """`value` encoded, its JSON written out and parsed, its buffers copied, and decoded."""
+    buffers: list[bytes] = []
+    data = json.loads(json.dumps(encode(value, buffers)))
+    return decode(data, Received([memoryview(bytearray(b)) for b in buffers]))
+
+
+def forged(data: Any, *buffers: bytes) -> Any:
+    """What decoding `data`, arriving with `buffers`, gives."""
+    return decode(data, Received([memoryview(bytearray(b)) for b in buffers]))
 
 
 @pytest.mark.parametrize(
@@ -79,12 +88,12 @@ def test_arrays_keep_dtype_and_shape(array: np.ndarray) -> None:
     assert result.flags.writeable
 
 
-def _forged_array(dtype: str, shape: list[Any], raw: bytes) -> dict[str, Any]:
-    return {"$": "ndarray", "dtype": dtype, "shape": shape, "raw": base64.b64encode(raw).decode()}
+def _forged_array(dtype: str, shape: list[Any], raw: bytes) -> tuple[dict[str, Any], bytes]:
+    return {"$": "ndarray", "dtype": dtype, "shape": shape, "buffer": 0}, raw
 
 
 @pytest.mark.parametrize(
-    ("forged", "complaint"),
+    ("forged_array", "complaint"),
     [
         (_forged_array("|O", [1], pickle.dumps({"x": 1})), "dtype"),
         (_forged_array("|V8", [1], bytes(8)), "dtype"),
@@ -92,19 +101,48 @@ def _forged_array(dtype: str, shape: list[Any], raw: bytes) -> dict[str, Any]:
         (_forged_array("<M8[s]", [1], bytes(8)), "dtype"),
         (_forged_array("<f8", [2], bytes(8)), "do not fill"),
         (_forged_array("<f8", [1], bytes(8 * 10**6)), "do not fill"),
-        ({"$": "ndarray", "dtype": "<f8", "shape": [1], "raw": "AAAAAAAAAA=="}, "do not fill"),
+        (({"$": "ndarray", "dtype": "<f8", "shape": [1], "buffer": 1}, bytes(8)), "do not fill"),
+        (({"$": "ndarray", "dtype": "<f8", "shape": [1], "buffer": -1}, bytes(8)), "do not fill"),
+        (({"$": "ndarray", "dtype": "<f8", "shape": [1], "buffer": "0"}, bytes(8)), "do not fill"),
+        (({"$": "ndarray", "dtype": "<f8", "shape": [1], "buffer": True}, bytes(8)), "do not fill"),
+        (({"$": "ndarray", "dtype": "<f8", "shape": [1]}, bytes(8)), "malformed"),
         (_forged_array("<f8", [2**20, 2**20], b""), "larger than the limit"),
         (_forged_array("<f8", [-1], b""), "malformed shape"),
         (_forged_array("<f8", [1.5], bytes(8)), "malformed shape"),
         (_forged_array("<f8", "2", bytes(16)), "malformed shape"),
         (_forged_array("<f3", [1], bytes(3)), "malformed"),
-        ({"$": "npscalar", "dtype": "<f8", "shape": [1], "raw": "AAAAAAAAAAA="}, "with a shape"),
+        (({"$": "npscalar", "dtype": "<f8", "shape": [1], "buffer": 0}, bytes(8)), "with a shape"),
     ],
     ids=lambda value: str(value)[:40],
 )
-def test_forged_arrays_are_refused(forged: dict[str, Any], complaint: str) -> None:
+def test_forged_arrays_are_refused(
+    forged_array: tuple[dict[str, Any], bytes], complaint: str
+) -> None:
+    data, raw = forged_array
     with pytest.raises(CodecError, match=complaint):
-        decode(forged)
+        forged(data, raw)
+
+
+def test_two_values_never_share_a_buffer() -> None:
+    """A worker naming one buffer for two arrays would make them one array in the grader (a
+    write to one would change the other): the second is refused."""
+    array = {"$": "ndarray", "dtype": "<f8", "shape": [1], "buffer": 0}
+    with pytest.raises(CodecError, match="do not fill"):
+        forged([array, array], bytes(8))
+    with pytest.raises(CodecError, match="malformed bytes"):
+        forged([array, {"$": "bytes", "size": 8, "buffer": 0}], bytes(8))
+    first, second = forged([array, {**array, "buffer": 1}], bytes(8), bytes(8))
+    first[0] = 1.0
+    assert second[0] == 0.0
+
+
+def test_an_array_owns_its_bytes() -> None:
+    """A decoded array is a copy: it keeps no view of the message it arrived in."""
+    block = bytearray(16)
+    views = [memoryview(block)[:8], memoryview(block)[8:]]
+    array = decode({"$": "ndarray", "dtype": "<f8", "shape": [1], "buffer": 1}, Received(views))
+    block[8:] = np.float64(5.0).tobytes()
+    assert array[0] == 0.0 and array.flags.writeable
 
 
 def test_numpy_scalars() -> None:
@@ -145,34 +183,36 @@ class ArraySubclass(np.ndarray):
 )
 def test_other_values_are_refused_with_a_reason(value: Any, complaint: str) -> None:
     with pytest.raises(CodecError, match=complaint.replace("(", r"\(")):
-        encode(value)
+        encode(value, [])
 
 
 def test_size_and_depth_are_bounded() -> None:
     with pytest.raises(CodecError, match="too large"):
-        encode(list(range(MAX_NODES + 1)))
+        encode(list(range(MAX_NODES + 1)), [])
     nested: list[Any] = []
     for _ in range(MAX_DEPTH + 5):
         nested = [nested]
     with pytest.raises(CodecError, match="nested more than"):
-        encode(nested)
+        encode(nested, [])
 
 
 def test_a_pickle_never_decodes() -> None:
     buffer = io.BytesIO()
     np.save(buffer, np.array([{"x": 1}], dtype=object), allow_pickle=True)
-    forged = {"$": "ndarray", "npy": base64.b64encode(buffer.getvalue()).decode()}
-    with pytest.raises(CodecError):  # the old .npy form, a pickle inside: not a known form
-        decode(forged)
-    with pytest.raises(CodecError):
-        decode({"$": "bytes", "b64": "!!"})
-    assert decode(
-        {"$": "bytes", "b64": base64.b64encode(pickle.dumps(1)).decode()}
-    ) == pickle.dumps(1)
+    npy = buffer.getvalue()
+    with pytest.raises(CodecError):  # an .npy file, a pickle inside: not a known form
+        forged({"$": "ndarray", "npy": 0}, npy)
+    with pytest.raises(CodecError):  # nor as an array's bytes: object arrays do not cross
+        forged({"$": "ndarray", "dtype": "|O", "shape": [1], "buffer": 0}, npy)
+    with pytest.raises(CodecError):  # the text form of bytes, as a worker might still send it
+        forged({"$": "bytes", "b64": "gAN9cQA="})
+    pickled = pickle.dumps({"x": 1})
+    bytes_value = {"$": "bytes", "size": len(pickled), "buffer": 0}
+    assert forged(bytes_value, pickled) == pickled  # bytes stay bytes: nothing is unpickled
 
 
 @pytest.mark.parametrize(
-    "forged",
+    "malformed",
     [
         {"$": "sympy", "f": "__import__", "args": []},
         {"$": "nope"},
@@ -180,12 +220,14 @@ def test_a_pickle_never_decodes() -> None:
         {"$": "Matrix", "rows": 2, "cols": 2, "entries": []},
         {"$": "const", "name": "os"},
         3j,
+        {"$": "bytes", "size": 9, "buffer": 0},  # not the size of its buffer
+        {"$": "bytes", "size": 8},
     ],
     ids=str,
 )
-def test_malformed_data_is_refused(forged: Any) -> None:
+def test_malformed_data_is_refused(malformed: Any) -> None:
     with pytest.raises(CodecError):
-        decode(forged)
+        forged(malformed, bytes(8))
 
 
 def test_huge_powers_cross_unevaluated_and_evaluate_in_bounded_time() -> None:
@@ -199,20 +241,37 @@ def test_huge_powers_cross_unevaluated_and_evaluate_in_bounded_time() -> None:
     assert time.monotonic() - started < 1
 
 
+def header(length: int, *buffers: int) -> bytes:
+    """A message's header: its JSON's length, and its buffers' lengths."""
+    return struct.pack(">QI", length, len(buffers)) + b"".join(
+        struct.pack(">Q", size) for size in buffers
+    )
+
+
 def test_channel_refuses_oversized_and_garbage(tmp_path: Any) -> None:
     import os
 
     read, write = os.pipe()
-    os.write(write, (channel.MAX_MESSAGE_BYTES + 1).to_bytes(8, "big"))
+    os.write(write, header(channel.MAX_MESSAGE_BYTES + 1))
     with pytest.raises(channel.ChannelGarbage, match="a message of"):
         channel.receive(read, time.monotonic() + 1)
-    os.write(write, (3).to_bytes(8, "big") + b"{{{")
+    os.write(write, header(2, channel.MAX_MESSAGE_BYTES - 1))  # JSON and buffers together
+    with pytest.raises(channel.ChannelGarbage, match="a message of"):
+        channel.receive(read, time.monotonic() + 1)
+    os.write(write, struct.pack(">QI", 2, channel.MAX_MESSAGE_BUFFERS + 1))
+    with pytest.raises(channel.ChannelGarbage, match="buffers, beyond"):
+        channel.receive(read, time.monotonic() + 1)
+    os.write(write, header(3) + b"{{{")
     with pytest.raises(channel.ChannelGarbage, match="not JSON"):
         channel.receive(read, time.monotonic() + 1)
     with pytest.raises(channel.ChannelTimeout):
         channel.receive(read, time.monotonic() + 0.05)
     channel.send(write, {"ok": [1, 2]})
-    assert channel.receive(read, time.monotonic() + 1) == {"ok": [1, 2]}
+    arrived = channel.receive(read, time.monotonic() + 1)
+    assert arrived.value == {"ok": [1, 2]} and arrived.buffers == []
+    channel.send(write, [], buffers=[b"ab", b"", memoryview(np.arange(3.0))])
+    arrived = channel.receive(read, time.monotonic() + 1)
+    assert [bytes(view) for view in arrived.buffers] == [b"ab", b"", np.arange(3.0).tobytes()]
     os.close(write)
     with pytest.raises(channel.ChannelClosed):
         channel.receive(read, time.monotonic() + 1)
@@ -243,7 +302,7 @@ def test_a_reply_with_millions_of_parts_is_refused_before_it_is_parsed() -> None
     payload = b"[" + b"[]," * 3_000_000 + b"[]]"
     read, write = os.pipe()
     sender = threading.Thread(
-        target=lambda: os.write(write, len(payload).to_bytes(8, "big") + payload), daemon=True
+        target=lambda: os.write(write, header(len(payload)) + payload), daemon=True
     )
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     sender.start()
@@ -287,7 +346,7 @@ def write_reply(fd: int, shape: str, size: int) -> None:
     filling = [text for text, repeats in runs if not repeats]
     each = (size - fixed) // sum(len(text) for text in filling)
     length = fixed + each * sum(len(text) for text in filling)
-    os.write(fd, length.to_bytes(8, "big"))
+    os.write(fd, length.to_bytes(8, "big") + bytes(4))  # the JSON's length, and no buffers
     for text, repeats in runs:
         left = repeats or each
         while left:
@@ -311,7 +370,7 @@ os.close(write)
 before = high_water_mib()
 try:
     reply = channel.receive(read, time.monotonic() + 60)
-    outcome = "accepted" if len(reply["value"]) > size - 100 else "truncated"
+    outcome = "accepted" if len(reply.value["value"]) > size - 100 else "truncated"
 except channel.ChannelGarbage as refused:
     outcome = type(refused).__name__
 os.close(read)
@@ -361,16 +420,18 @@ def test_the_largest_array_the_codec_sends_crosses_the_channel() -> None:
     import threading
 
     array = np.ones(MAX_ARRAY_BYTES // 8)
+    buffers: list[bytes] = []
+    message = {"kind": "value", "value": encode(array, buffers)}
     read, write = os.pipe()
     sender = threading.Thread(
-        target=channel.send, args=(write, {"kind": "value", "value": encode(array)}), daemon=True
+        target=channel.send, args=(write, message), kwargs={"buffers": buffers}, daemon=True
     )
     sender.start()
     try:
-        received = channel.receive(read, time.monotonic() + 60)
+        arrived = channel.receive(read, time.monotonic() + 60)
     finally:
         sender.join(timeout=60)
         os.close(read)
         os.close(write)
-    result = decode(received["value"])
+    result = decode(arrived.value["value"], Received(arrived.buffers))
     assert result.shape == array.shape and result.flags.writeable and np.array_equal(result, array)

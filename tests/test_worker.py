@@ -326,10 +326,11 @@ def forge(X):
     frame = sys._getframe()
     while "response_fd" not in frame.f_locals:
         frame = frame.f_back
-    array = codec.encode(np.zeros(2))
-    channel.send(frame.f_locals["response_fd"], {"kind": "value", "value": codec.encode(1.0),
+    buffers = []
+    array = codec.encode(np.zeros(2), buffers)
+    channel.send(frame.f_locals["response_fd"], {"kind": "value", "value": codec.encode(1.0, []),
         "mutated": [[7, array], ["nope", array], [[0], array], [0, {"bad": 1}],
-                    [0, codec.encode(np.full(5, 9.0))]]})
+                    [0, codec.encode(np.full(5, 9.0), buffers)]]}, buffers=buffers)
     os._exit(0)
 """
     with session_for(tmp_path, source) as session:
@@ -356,7 +357,7 @@ def hostile():
         frame = frame.f_back
     fd, chunk = frame.f_locals["response_fd"], b"[]," * 350_000
     count = {megabytes} * 10**6 // len(chunk)
-    os.write(fd, (1 + count * len(chunk) + 3).to_bytes(8, "big") + b"[")
+    os.write(fd, (1 + count * len(chunk) + 3).to_bytes(8, "big") + bytes(4) + b"[")
     try:  # streamed: the worker needs no copy of the reply
         for _ in range(count):
             os.write(fd, chunk)

@@ -15,7 +15,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -146,10 +146,14 @@ class StudentSession:
 
     def call(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """Call the student's function; arrays it modifies in place are modified here too."""
-        request = messages.CallRequest(name, codec.encode(list(args)), codec.encode(kwargs))
+        buffers: list[bytes] = []
+        encoded = codec.encode(list(args), buffers), codec.encode(kwargs, buffers)
+        request = messages.CallRequest(name, *encoded)
         before = (copy.deepcopy(args), copy.deepcopy(kwargs))
         try:
-            value, mutated = self._ask(request, f"{name}({_signature(args, kwargs)})")
+            value, mutated, received = self._ask(
+                request, f"{name}({_signature(args, kwargs)})", buffers
+            )
         except StudentRaised as error:  # the student's own exception: the diagnosis reads its class
             text = str(error)[:MESSAGE_LIMIT]
             self.calls.append(Call(name, *before, None, raised=error.kind, error=text))
@@ -161,7 +165,7 @@ class StudentSession:
                 continue  # not an array argument: a tampered worker's report, ignored
             modified.append(key)
             try:
-                changed = codec.decode(data)
+                changed = codec.decode(data, received)
             except codec.CodecError:
                 continue
             if getattr(changed, "shape", None) == original.shape:
@@ -182,8 +186,10 @@ class StudentSession:
         return value
 
     def _ask(
-        self, request: messages.Request, what: str
-    ) -> tuple[Any, tuple[tuple[int | str, Any], ...]]:
+        self, request: messages.Request, what: str, buffers: Sequence[bytes | memoryview] = ()
+    ) -> tuple[Any, tuple[tuple[int | str, Any], ...], codec.Received]:
+        """The value the worker answered `request` with (its `buffers` sent beside it), the
+        arguments it reports modified (still encoded), and the buffers they are decoded from."""
         name = request.name
         if self._disk_exceeded is not None:
             self._remove_full_slot()
@@ -206,7 +212,7 @@ class StudentSession:
         left = self.deadline - time.monotonic()
         limit = max(min(self.limits.call_timeout_s, left), 0.0)
         try:
-            channel.send(request_fd, request.to_json(), time.monotonic() + limit)
+            channel.send(request_fd, request.to_json(), time.monotonic() + limit, buffers)
             reply = channel.receive(response_fd, time.monotonic() + limit)
         except channel.ChannelTimeout:
             self._stop("timeout")
@@ -238,18 +244,21 @@ class StudentSession:
             raise StudentCrash(f"the worker sent {garbage} during {what}") from None
         return self._unpack(reply, what)
 
-    def _unpack(self, data: Any, what: str) -> tuple[Any, tuple[tuple[int | str, Any], ...]]:
+    def _unpack(
+        self, arrived: channel.Received, what: str
+    ) -> tuple[Any, tuple[tuple[int | str, Any], ...], codec.Received]:
+        received = codec.Received(arrived.buffers)
         try:
-            reply = messages.reply_from_json(data)
+            reply = messages.reply_from_json(arrived.value)
         except messages.MessageError as error:
             if error.kind == "value":  # a value's report of its modified arguments
                 raise BoundaryRefused(f"{what} returned {error}") from None
             reply = None
         if isinstance(reply, messages.CallableReply):
-            return CALLABLE, ()
+            return CALLABLE, (), received
         if isinstance(reply, messages.ValueReply):
             try:
-                return codec.decode(reply.value), reply.mutated
+                return codec.decode(reply.value, received), reply.mutated, received
             except codec.CodecError as error:
                 raise BoundaryRefused(f"{what} returned {error}") from None
         if isinstance(reply, (messages.ImportErrorReply, messages.MissingReply)):
@@ -315,7 +324,7 @@ class StudentSession:
                 self._import_error = f"{self._disk_exceeded} (while importing it)"
             raise StudentCrash(self._import_error) from None
         try:
-            ready = messages.hello_from_json(hello)
+            ready = messages.hello_from_json(hello.value)
         except messages.MessageError:
             ready = messages.Ready(None, ())  # its next answer shows what it is
         self.rlimits = list(ready.rlimits) if isinstance(ready, messages.Ready) else []

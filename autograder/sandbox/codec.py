@@ -1,19 +1,20 @@
-"""The data-only boundary: values cross between the grader and the worker as plain JSON.
+"""The data-only boundary: values cross between the grader and the worker as plain JSON and
+raw buffers.
 
 A closed list of exact types crosses: None, bool, int, float, complex, str, bytes, lists,
-tuples and dicts of these, NumPy arrays (a dtype of numbers or text, a shape, the raw bytes),
-NumPy scalars, and SymPy expressions as trees of whitelisted node names rebuilt without
-evaluation. Anything else (a subclass, an object with its own `__eq__`, a pickle) is refused
-with a CodecError that says what was found. Decoding never evaluates or unpickles anything, and
-sizes are bounded so that a hostile value cannot make the grader hang or run out of memory.
+tuples and dicts of these, NumPy arrays (a dtype of numbers or text, a shape, and the raw bytes
+in a buffer beside the JSON), NumPy scalars, and SymPy expressions as trees of whitelisted node
+names rebuilt without evaluation. Anything else (a subclass, an object with its own `__eq__`, a
+pickle) is refused with a CodecError that says what was found. Decoding never evaluates or
+unpickles anything, and sizes are bounded so that a hostile value cannot make the grader hang
+or run out of memory.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,9 +31,6 @@ MAX_ARRAY_BYTES = 64 * 1024 * 1024
 MAX_ARRAY_DIMENSIONS = 32
 ARRAY_DTYPE = re.compile(r"[<>|=](?:[biufc]\d{1,2}|[SU]\d{1,9})")
 """The dtypes that cross: booleans, integers, floats, complex numbers, bytes and text."""
-BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}")
-"""Padding only at the end: each slice of 4k characters before it decodes to 3k bytes."""
-_BASE64_SLICE = 4 * 1024 * 1024
 MAX_INTEGER_BITS = 4_096
 """About 1,230 decimal digits: far below Python's own limit on converting integers to text."""
 
@@ -67,22 +65,44 @@ class _Budget:
             raise CodecError(f"the value is nested more than {MAX_DEPTH} levels deep")
 
 
-def encode(value: Any) -> Any:
-    """`value` as JSON-ready data, or CodecError when its type may not cross."""
-    return _encode(value, _Budget(), 0)
+class Received:
+    """The buffers that came beside a message's JSON, each taken once by `decode`: two values
+    never share bytes, and a value takes exactly the bytes its dtype and shape need."""
+
+    def __init__(self, buffers: Sequence[memoryview | bytes] = ()) -> None:
+        self._buffers = list(buffers)
+        self._taken: set[int] = set()
+
+    def take(self, index: Any, size: int) -> bytearray | None:
+        """A writable copy of buffer `index`, or None when there is no such buffer, it was
+        taken already, or it does not hold `size` bytes."""
+        if type(index) is not int or not 0 <= index < len(self._buffers) or index in self._taken:
+            return None
+        buffer = self._buffers[index]
+        if memoryview(buffer).nbytes != size:
+            return None
+        self._taken.add(index)
+        return bytearray(buffer)
 
 
-def decode(data: Any) -> Any:
-    """The value that `encode` turned into `data`; CodecError for anything malformed."""
+def encode(value: Any, buffers: list[bytes]) -> Any:
+    """`value` as JSON-ready data, the bytes of its arrays and bytes values added to
+    `buffers` (they travel beside the JSON); CodecError when its type may not cross."""
+    return _encode(value, _Budget(), 0, buffers)
+
+
+def decode(data: Any, received: Received) -> Any:
+    """The value that `encode` turned into `data`, its bytes taken from `received`;
+    CodecError for anything malformed."""
     try:
-        return _decode(data, _Budget(), 0)
+        return _decode(data, _Budget(), 0, received)
     except CodecError:
         raise
     except (KeyError, TypeError, ValueError, IndexError, OverflowError) as error:
         raise CodecError(f"malformed value from the worker: {error}") from None
 
 
-def _encode(value: Any, budget: _Budget, depth: int) -> Any:
+def _encode(value: Any, budget: _Budget, depth: int, buffers: list[bytes]) -> Any:
     budget.spend(depth)
     kind = type(value)
     if value is None or kind in (bool, str):
@@ -92,51 +112,59 @@ def _encode(value: Any, budget: _Budget, depth: int) -> Any:
     if kind is float:
         return value if math.isfinite(value) else {"$": "float", "v": repr(value)}
     if kind is complex:
-        return {"$": "complex", "re": _encode(value.real, budget, depth + 1),
-                "im": _encode(value.imag, budget, depth + 1)}  # fmt: skip
+        return {"$": "complex", "re": _encode(value.real, budget, depth + 1, buffers),
+                "im": _encode(value.imag, budget, depth + 1, buffers)}  # fmt: skip
     if kind is bytes:
-        return {"$": "bytes", "b64": base64.b64encode(value).decode("ascii")}
+        buffers.append(value)
+        return {"$": "bytes", "size": len(value), "buffer": len(buffers) - 1}
     if kind is list:
-        return [_encode(item, budget, depth + 1) for item in value]
+        return [_encode(item, budget, depth + 1, buffers) for item in value]
     if kind is tuple:
-        return {"$": "tuple", "items": [_encode(item, budget, depth + 1) for item in value]}
+        items = [_encode(item, budget, depth + 1, buffers) for item in value]
+        return {"$": "tuple", "items": items}
     if kind is dict:
         pairs = [
-            [_encode(k, budget, depth + 1), _encode(v, budget, depth + 1)] for k, v in value.items()
+            [_encode(k, budget, depth + 1, buffers), _encode(v, budget, depth + 1, buffers)]
+            for k, v in value.items()
         ]
         return {"$": "dict", "items": pairs}
     if kind is np.ndarray or (isinstance(value, np.generic) and kind.__module__ == "numpy"):
-        return _encode_array(value)
+        return _encode_array(value, buffers)
     if isinstance(value, (sp.Basic, sp.MatrixBase)):
-        return _encode_sympy(value, budget, depth)
+        return _encode_sympy(value, budget, depth, buffers)
     raise CodecError(f"a {_describe(value)}")
 
 
-def _encode_array(value: np.ndarray | np.generic) -> dict[str, Any]:
+def _encode_array(value: np.ndarray | np.generic, buffers: list[bytes]) -> dict[str, Any]:
     array = np.asarray(value)
     if array.dtype.hasobject or array.dtype.kind not in "biufcSU":
         raise CodecError(f"a NumPy array of dtype {array.dtype} (only numbers and text cross)")
     if array.nbytes > MAX_ARRAY_BYTES:
         raise CodecError(f"an array of {array.nbytes} bytes (at most {MAX_ARRAY_BYTES})")
     tag = "ndarray" if type(value) is np.ndarray else "npscalar"
-    raw = base64.b64encode(np.ascontiguousarray(array).tobytes()).decode("ascii")
-    return {"$": tag, "dtype": array.dtype.str, "shape": list(array.shape), "raw": raw}
+    buffers.append(array.tobytes())  # C order, whatever the array's own
+    return {
+        "$": tag,
+        "dtype": array.dtype.str,
+        "shape": list(array.shape),
+        "buffer": len(buffers) - 1,
+    }
 
 
-def _encode_sympy(value: Any, budget: _Budget, depth: int) -> Any:
+def _encode_sympy(value: Any, budget: _Budget, depth: int, buffers: list[bytes]) -> Any:
     if isinstance(value, sp.MatrixBase):
         rows, cols = value.shape
-        entries = [_encode_sympy(v, budget, depth + 1) for v in value]
+        entries = [_encode_sympy(v, budget, depth + 1, buffers) for v in value]
         return {"$": "Matrix", "rows": rows, "cols": cols, "entries": entries}
     budget.spend(depth)
     if isinstance(value, sp.Symbol) and type(value) is sp.Symbol:
         assumptions = {k: v for k, v in value.assumptions0.items() if k in ASSUMPTIONS}
         return {"$": "Symbol", "name": value.name, "assumptions": assumptions}
     if isinstance(value, sp.Integer):
-        return {"$": "Integer", "v": _encode(int(value), budget, depth + 1)}
+        return {"$": "Integer", "v": _encode(int(value), budget, depth + 1, buffers)}
     if isinstance(value, sp.Rational):
-        return {"$": "Rational", "p": _encode(int(value.p), budget, depth + 1),
-                "q": _encode(int(value.q), budget, depth + 1)}  # fmt: skip
+        return {"$": "Rational", "p": _encode(int(value.p), budget, depth + 1, buffers),
+                "q": _encode(int(value.q), budget, depth + 1, buffers)}  # fmt: skip
     if isinstance(value, sp.Float):
         sign, mantissa, exponent, _ = value._mpf_  # exact: (-1)**sign * mantissa * 2**exponent
         signed = -int(mantissa) if sign else int(mantissa)
@@ -145,7 +173,10 @@ def _encode_sympy(value: Any, budget: _Budget, depth: int) -> Any:
         if value == constant and type(value) is type(constant):
             return {"$": "const", "name": name}
     if isinstance(value, sp.Tuple):
-        return {"$": "Tuple", "args": [_encode_sympy(a, budget, depth + 1) for a in value.args]}
+        return {
+            "$": "Tuple",
+            "args": [_encode_sympy(a, budget, depth + 1, buffers) for a in value.args],
+        }
     name = type(value).__name__
     if name in SYMPY_OPERATORS or name in SYMPY_FUNCTIONS:
         if type(value) is not (SYMPY_OPERATORS.get(name) or SYMPY_FUNCTIONS[name]):
@@ -153,7 +184,7 @@ def _encode_sympy(value: Any, budget: _Budget, depth: int) -> Any:
         return {
             "$": "sympy",
             "f": name,
-            "args": [_encode_sympy(a, budget, depth + 1) for a in value.args],
+            "args": [_encode_sympy(a, budget, depth + 1, buffers) for a in value.args],
         }
     raise CodecError(
         f"a SymPy {name} (the grader accepts symbols, numbers, +, *, **, "
@@ -161,7 +192,7 @@ def _encode_sympy(value: Any, budget: _Budget, depth: int) -> Any:
     )
 
 
-def _decode(data: Any, budget: _Budget, depth: int) -> Any:
+def _decode(data: Any, budget: _Budget, depth: int, received: Received) -> Any:
     budget.spend(depth)
     kind = type(data)
     if data is None or kind in (bool, str, float):
@@ -169,32 +200,38 @@ def _decode(data: Any, budget: _Budget, depth: int) -> Any:
     if kind is int:
         return _integer(data)
     if kind is list:
-        return [_decode(item, budget, depth + 1) for item in data]
+        return [_decode(item, budget, depth + 1, received) for item in data]
     if kind is not dict:
         raise CodecError(f"malformed value of type {kind.__name__}")
     tag = data["$"]
     if tag == "float":
         return float(_choice(data["v"], {"nan", "inf", "-inf"}))
     if tag == "complex":
-        return complex(_number(data["re"], budget, depth), _number(data["im"], budget, depth))
+        real, imaginary = data["re"], data["im"]
+        return complex(
+            _number(real, budget, depth, received), _number(imaginary, budget, depth, received)
+        )
     if tag == "bytes":
-        text = data["b64"]
-        if type(text) is not str or not BASE64.fullmatch(text):
+        size = data["size"]
+        raw = received.take(data["buffer"], size) if type(size) is int else None
+        if raw is None:
             raise CodecError("malformed bytes")
-        return binascii.a2b_base64(text)  # from the text itself: no ASCII copy of it first
+        return bytes(raw)
     if tag == "tuple":
-        return tuple(_decode(item, budget, depth + 1) for item in data["items"])
+        return tuple(_decode(item, budget, depth + 1, received) for item in data["items"])
     if tag == "dict":
         return {
-            _hashable(_decode(k, budget, depth + 1)): _decode(v, budget, depth + 1)
+            _hashable(_decode(k, budget, depth + 1, received)): _decode(
+                v, budget, depth + 1, received
+            )
             for k, v in data["items"]
         }
     if tag in ("ndarray", "npscalar"):
-        return _decode_array(data, tag)
+        return _decode_array(data, tag, received)
     return _decode_sympy(data, budget, depth)
 
 
-def _decode_array(data: dict[str, Any], tag: str) -> Any:
+def _decode_array(data: dict[str, Any], tag: str, received: Received) -> Any:
     """The array from its dtype, shape and bytes, each checked: only the closed set of dtypes
     (plain numbers and text, of either byte order), a shape that the bytes fill exactly."""
     dtype_text, shape = data["dtype"], data["shape"]
@@ -207,32 +244,14 @@ def _decode_array(data: dict[str, Any], tag: str) -> Any:
         raise CodecError("an array with a malformed shape")
     if tag == "npscalar" and shape:
         raise CodecError("a NumPy scalar with a shape")
-    size, text = math.prod(shape) * dtype.itemsize, data["raw"]
+    size = math.prod(shape) * dtype.itemsize
     if size > MAX_ARRAY_BYTES:
         raise CodecError("an array larger than the limit")
-    raw = _from_base64(text, size)
+    raw = received.take(data["buffer"], size)
     if raw is None:
         raise CodecError(f"an array whose bytes do not fill its shape {tuple(shape)}")
     array = np.frombuffer(raw, dtype=dtype).reshape(shape)
     return array[()] if tag == "npscalar" else array
-
-
-def _from_base64(text: Any, size: int) -> bytearray | None:
-    """The `size` bytes that `text` encodes, or None. Decoded a slice at a time into the one
-    writable buffer the array keeps: decoding it whole, then copying it to make it writable,
-    would add two more copies of a 64 MiB array to what the grader holds."""
-    if type(text) is not str or len(text) != 4 * ((size + 2) // 3):  # checked before decoding
-        return None
-    if not BASE64.fullmatch(text):
-        return None
-    raw, done = bytearray(size), 0
-    for start in range(0, len(text), _BASE64_SLICE):
-        piece = binascii.a2b_base64(text[start : start + _BASE64_SLICE])
-        if done + len(piece) > size:  # else the slice assignment would grow the buffer
-            return None
-        raw[done : done + len(piece)] = piece
-        done += len(piece)
-    return raw if done == size else None
 
 
 def _decode_sympy(data: dict[str, Any], budget: _Budget, depth: int) -> Any:
@@ -290,8 +309,8 @@ def _integer(value: Any) -> int:
     return value
 
 
-def _number(data: Any, budget: _Budget, depth: int) -> float:
-    value = _decode(data, budget, depth + 1)
+def _number(data: Any, budget: _Budget, depth: int, received: Received) -> float:
+    value = _decode(data, budget, depth + 1, received)
     if type(value) not in (int, float):
         raise CodecError("a malformed complex number")
     return float(value)

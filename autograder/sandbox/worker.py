@@ -114,8 +114,11 @@ def serve(request_fd: int, response_fd: int, config: WorkerStart) -> int:
             request = channel.receive(request_fd)
         except channel.ChannelClosed:
             return 0
-        answer = _answer(request, module, import_error, submission, codec)
-        channel.send(response_fd, answer.to_json())
+        buffers: list[bytes] = []
+        received = codec.Received(request.buffers)
+        answer = _answer(request.value, received, buffers, module, import_error, submission, codec)
+        del request, received
+        channel.send(response_fd, answer.to_json(), buffers=buffers)
 
 
 def _import(submission: Path, module_name: str) -> tuple[ModuleType | None, str | None]:
@@ -141,6 +144,8 @@ def _import(submission: Path, module_name: str) -> tuple[ModuleType | None, str 
 
 def _answer(
     data: Any,
+    received: Any,
+    buffers: list[bytes],
     module: ModuleType | None,
     import_error: str | None,
     submission: Path,
@@ -161,8 +166,8 @@ def _answer(
             if callable(value):
                 return messages.CallableReply()
         else:
-            args = codec.decode(request.args)
-            kwargs = codec.decode(request.kwargs)
+            args = codec.decode(request.args, received)
+            kwargs = codec.decode(request.kwargs, received)
             before = _array_copies(args, kwargs)
             value = getattr(module, name)(*args, **kwargs)
     except BaseException as error:  # the student's exception becomes data for the grader
@@ -173,11 +178,13 @@ def _answer(
             if isinstance(request, messages.CallRequest)
             else []
         )
-        mutated = tuple((key, codec.encode(array)) for key, array in changed)
-        return messages.ValueReply(codec.encode(value), mutated)
+        mutated = tuple((key, codec.encode(array, buffers)) for key, array in changed)
+        return messages.ValueReply(codec.encode(value, buffers), mutated)
     except codec.CodecError as refused:
+        buffers.clear()
         return messages.RefusedReply(f"{refused}")
     except (RecursionError, ValueError, OverflowError, MemoryError) as error:
+        buffers.clear()
         return messages.RefusedReply(f"a value that could not be sent ({type(error).__name__})")
 
 
