@@ -85,6 +85,12 @@ def _softmax(S: np.ndarray, axis: int) -> np.ndarray:
     return e / np.sum(e, axis=axis, keepdims=True)
 
 
+ZOOMS = 8
+"""Rounds of fit_scale's search after its first grid: they narrow a step of 0.14 in log s to
+about 3e-11, as finely as 45 rounds of a golden-section search did, in 8 NumPy calls instead
+of 90 (each evaluates all 33 scales of its round at once)."""
+
+
 def fit_scale(
     scores: np.ndarray,
     V: np.ndarray,
@@ -107,21 +113,15 @@ def fit_scale(
             weights = np.swapaxes(weights, -1, -2)
         return np.max(np.abs(weights @ V - out), axis=tuple(range(1, scores.ndim + 1)))
 
-    def error(log_s: float) -> float:
-        return float(errors(np.array([log_s]))[0])
-
     grid = np.linspace(math.log(1e-3), math.log(1e3), 97)
-    best = int(np.argmin(errors(grid)))
-    low, high = grid[max(best - 1, 0)], grid[min(best + 1, len(grid) - 1)]
-    golden = (math.sqrt(5) - 1) / 2
-    for _ in range(45):  # golden-section search between the grid's neighbours of the best
-        a, b = high - golden * (high - low), low + golden * (high - low)
-        if error(a) < error(b):
-            high = b
-        else:
-            low = a
-    log_s = (low + high) / 2
-    return math.exp(log_s), error(log_s)
+    measured = errors(grid)
+    for _ in range(ZOOMS):  # the best point's neighbours, sampled anew: 16 times narrower each
+        best = int(np.argmin(measured))
+        low, high = grid[max(best - 1, 0)], grid[min(best + 1, len(grid) - 1)]
+        grid = np.linspace(low, high, 33)
+        measured = errors(grid)
+    best = int(np.argmin(measured))
+    return math.exp(grid[best]), float(measured[best])
 
 
 def _name_scale(s: float, d: int, d_k: int) -> str:

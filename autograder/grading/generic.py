@@ -539,8 +539,11 @@ def _normaliser(actual: np.ndarray, expected: np.ndarray, close: Callable[..., b
             return None
         rows, columns = np.zeros(expected.shape[0]), np.zeros(expected.shape[1])
         for _ in range(50):  # log ratio = rows[i] + columns[j], fitted on the present entries
+            before = columns
             rows = np.nan_to_num(np.nanmean(logs - columns[None, :], axis=1))
             columns = np.nan_to_num(np.nanmean(logs - rows[:, None], axis=0))
+            if np.max(np.abs(columns - before)) < 1e-13:  # settled: with every entry present,
+                break  # after the second round
         residual = np.nanmax(np.abs(logs - rows[:, None] - columns[None, :]))
     varies = np.ptp(rows) > 1e-6 and np.ptp(columns) > 1e-6  # one alone: a missing division
     if residual < 1e-6 and varies:
