@@ -57,7 +57,7 @@ def clear(X):
 def sleepy():
     time.sleep(60)
 
-def bad_value():
+def bad_value(*args, **kwargs):
     return object()
 
 def object_array():
@@ -107,6 +107,10 @@ def test_student_exceptions_keep_their_class_and_line(session: StudentSession) -
 def test_refused_value_is_a_failure_not_a_crash(session: StudentSession) -> None:
     with pytest.raises(BoundaryRefused, match="object object, which the grader cannot accept"):
         session.call("bad_value", (), {})
+    with pytest.raises(  # the call named with its arguments, written only when it failed
+        BoundaryRefused, match=r"^bad_value\(<array \(2, 3\)>, 'text', k=\[1, 2\]\) returned a "
+    ):
+        session.call("bad_value", (np.zeros((2, 3)), "text"), {"k": [1, 2]})
     assert session.call("double", (2,), {}) == 4  # the same worker goes on
     # the advice is what the tests accept: an array of numbers (a list would fail them too)
     with pytest.raises(BoundaryRefused, match=r"dtype object.*np\.asarray\(result, dtype=float\)"):

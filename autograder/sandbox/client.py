@@ -151,9 +151,7 @@ class StudentSession:
         request = messages.CallRequest(name, *encoded)
         before = (copy.deepcopy(args), copy.deepcopy(kwargs))
         try:
-            value, mutated, received = self._ask(
-                request, f"{name}({_signature(args, kwargs)})", buffers
-            )
+            value, mutated, received = self._ask(request, _CallText(name, args, kwargs), buffers)
         except StudentRaised as error:  # the student's own exception: the diagnosis reads its class
             text = str(error)[:MESSAGE_LIMIT]
             self.calls.append(Call(name, *before, None, raised=error.kind, error=text))
@@ -186,7 +184,7 @@ class StudentSession:
         return value
 
     def _ask(
-        self, request: messages.Request, what: str, buffers: Sequence[bytes | memoryview] = ()
+        self, request: messages.Request, what: object, buffers: Sequence[bytes | memoryview] = ()
     ) -> tuple[Any, tuple[tuple[int | str, Any], ...], codec.Received]:
         """The value the worker answered `request` with (its `buffers` sent beside it), the
         arguments it reports modified (still encoded), and the buffers they are decoded from."""
@@ -245,7 +243,7 @@ class StudentSession:
         return self._unpack(reply, what)
 
     def _unpack(
-        self, arrived: channel.Received, what: str
+        self, arrived: channel.Received, what: object
     ) -> tuple[Any, tuple[tuple[int | str, Any], ...], codec.Received]:
         received = codec.Received(arrived.buffers)
         try:
@@ -439,6 +437,19 @@ def _rebuild(reply: messages.RaisedReply, filename: str) -> StudentRaised:
             f"{kind}: {message}" if message else kind, kind=kind, location=where
         )
     return cls(message, kind=kind, location=where)
+
+
+class _CallText:
+    """`name(arguments)` for a message, written only if a message needs it: most calls
+    succeed, and describing their arguments cost more than some calls themselves."""
+
+    __slots__ = ("args", "kwargs", "name")
+
+    def __init__(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        self.name, self.args, self.kwargs = name, args, kwargs
+
+    def __str__(self) -> str:
+        return f"{self.name}({_signature(self.args, self.kwargs)})"
 
 
 def _signature(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
