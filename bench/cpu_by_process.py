@@ -13,6 +13,11 @@ prints figures, asserts nothing.
     .venv/bin/python bench/cpu_by_process.py --n 70 --jobs 1
     .venv/bin/python bench/cpu_by_process.py --n 70 --jobs 1 --closed-form
     .venv/bin/python bench/cpu_by_process.py --n 40 --jobs 1 --kinds all correct buggy --rounds 3
+    .venv/bin/python bench/cpu_by_process.py --sizes 10 80 --jobs 1
+
+`--sizes A B` grades a class of each size and splits each role's CPU into what a run spends
+once (starting the runner, the zygote, the grader: the same for a class of 10 or of 1,000) and
+what each further submission adds, the figure that a large class's cost tends to.
 """
 
 from __future__ import annotations
@@ -155,7 +160,18 @@ def main() -> None:
         help="measure every group this many times, in turns, and print the medians (a busy "
         "machine's speed drifts from minute to minute: turns compare groups at the same time)",
     )
+    parser.add_argument(
+        "--sizes",
+        type=int,
+        nargs=2,
+        metavar=("A", "B"),
+        help="grade a class of A and one of B (instead of --n) and split each role's CPU into "
+        "a run's start-up and each further submission's cost",
+    )
     args = parser.parse_args()
+    if args.sizes:
+        split_by_size(args)
+        return
     groups = args.kinds or ["honest" if args.without_hostile else "all"]
     rounds: dict[str, list[dict[str, float]]] = {group: [] for group in groups}
     for _ in range(args.rounds):
@@ -173,6 +189,30 @@ def main() -> None:
         for group in groups[1:]:
             print(f"kit {group} / {first}: {kit[group] / kit[first]:.2f} (CPU of everything but "
                   "the worker, per submission)")  # fmt: skip
+
+
+def split_by_size(args: argparse.Namespace) -> None:
+    """Each role's start-up (seconds a run) and marginal cost (ms a submission), from two
+    class sizes: the CPU of a run is taken as start-up + size × marginal."""
+    small, large = sorted(args.sizes)
+    if small < 1 or small == large:
+        raise SystemExit("--sizes needs two different class sizes of at least 1")
+    for group in args.kinds or ["honest" if args.without_hostile else "all"]:
+        args.n = small
+        at_small = measure(group, args)
+        args.n = large
+        at_large = measure(group, args)
+        print(f"kinds {group}, from classes of {small} and {large}: start-up of a run, and what "
+              "each further submission adds:")  # fmt: skip
+        marginal = {}
+        for role in ROLES:
+            total_small, total_large = at_small[role] * small, at_large[role] * large
+            marginal[role] = (total_large - total_small) / (large - small)
+            start = (total_small - small * marginal[role]) / 1e3
+            print(f"  {role:11s} {start:5.2f} s once, {marginal[role]:6.1f} ms a submission")
+        kit = _kit(marginal)
+        print(f"  {'kit':11s} {kit:6.1f} ms a submission (all but the worker): "
+              f"{kit / marginal['worker']:.2f} of the worker's")  # fmt: skip
 
 
 def measure(group: str, args: argparse.Namespace) -> dict[str, float]:
