@@ -15,7 +15,8 @@ prints figures, asserts nothing.
     .venv/bin/python bench/cpu_by_process.py --n 40 --jobs 1 --kinds all correct buggy --rounds 3
     .venv/bin/python bench/cpu_by_process.py --sizes 10 80 --jobs 1
 
-`--sizes A B` grades a class of each size and splits each role's CPU into what a run spends
+`--sizes A B` grades a class of each size (rounded up to whole cycles of the kinds, so that
+both mix them alike) and splits each role's CPU into what a run spends
 once (starting the runner, the zygote, the grader: the same for a class of 10 or of 1,000) and
 what each further submission adds, the figure that a large class's cost tends to.
 """
@@ -194,10 +195,11 @@ def main() -> None:
 def split_by_size(args: argparse.Namespace) -> None:
     """Each role's start-up (seconds a run) and marginal cost (ms a submission), from two
     class sizes: the CPU of a run is taken as start-up + size × marginal."""
-    small, large = sorted(args.sizes)
-    if small < 1 or small == large:
-        raise SystemExit("--sizes needs two different class sizes of at least 1")
     for group in args.kinds or ["honest" if args.without_hostile else "all"]:
+        cycle = len(kinds_of(group))  # whole cycles of the kinds: both classes mix them alike
+        small, large = sorted(-(-size // cycle) * cycle for size in args.sizes)
+        if small < 1 or small == large:
+            raise SystemExit(f"--sizes needs two different numbers of cycles of {cycle} kinds")
         args.n = small
         at_small = measure(group, args)
         args.n = large
