@@ -194,6 +194,36 @@ def test_size_and_depth_are_bounded() -> None:
         nested = [nested]
     with pytest.raises(CodecError, match="nested more than"):
         encode(nested, [])
+    matrix: dict[str, Any] = {"$": "Matrix", "rows": 0, "cols": 0, "entries": []}
+    wide = {**matrix, "rows": 1, "cols": MAX_NODES + 1, "entries": [matrix] * (MAX_NODES + 1)}
+    with pytest.raises(CodecError, match="too large"):  # a Matrix counts as a part too
+        forged(wide)
+    deep = matrix
+    for _ in range(MAX_DEPTH + 5):
+        deep = {**matrix, "rows": 1, "cols": 1, "entries": [deep]}
+    with pytest.raises(CodecError, match="nested more than"):
+        forged(deep)
+    size = MAX_NODES - 2  # the value, its Matrix and its entries
+    largest = sp.ImmutableMatrix(1, size, [pos] * size)
+    assert through(largest) == largest  # counted alike in the worker and in the grader
+    with pytest.raises(CodecError, match="too large"):
+        encode(sp.ImmutableMatrix(1, size + 1, [pos] * (size + 1)), [])
+
+
+def test_bytes_are_bounded_as_arrays_are() -> None:
+    with pytest.raises(CodecError, match="bytes of length"):
+        encode(bytes(MAX_ARRAY_BYTES + 1), [])
+    with pytest.raises(CodecError, match="malformed bytes"):
+        forged({"$": "bytes", "size": MAX_ARRAY_BYTES + 1, "buffer": 0}, bytes(MAX_ARRAY_BYTES + 1))
+    assert len(through(bytes(MAX_ARRAY_BYTES))) == MAX_ARRAY_BYTES
+
+
+def test_a_refusal_quotes_at_most_a_little_of_what_was_sent() -> None:
+    """A worker's 10 MB tag or name is not copied into the message that refuses it."""
+    for malformed in ({"$": "x" * 10**7}, {"$": "const", "name": "x" * 10**7}):
+        with pytest.raises(CodecError) as refused:
+            forged(malformed)
+        assert len(str(refused.value)) < 200
 
 
 def test_a_pickle_never_decodes() -> None:
@@ -222,6 +252,9 @@ def test_a_pickle_never_decodes() -> None:
         3j,
         {"$": "bytes", "size": 9, "buffer": 0},  # not the size of its buffer
         {"$": "bytes", "size": 8},
+        {"$": "Symbol", "name": "x", "assumptions": []},  # a list where a dict belongs
+        {"$": "Symbol", "name": "x", "assumptions": "real"},
+        {"$": "Matrix", "rows": 1, "cols": 1, "entries": {"a": 1}},
     ],
     ids=str,
 )
@@ -261,6 +294,8 @@ def test_channel_refuses_oversized_and_garbage(tmp_path: Any) -> None:
     os.write(write, struct.pack(">QI", 2, channel.MAX_MESSAGE_BUFFERS + 1))
     with pytest.raises(channel.ChannelGarbage, match="buffers, beyond"):
         channel.receive(read, time.monotonic() + 1)
+    os.write(write, header(2, *[0] * 5_000) + b"[]")  # 5,000 empty buffers (within a pipe)
+    assert len(channel.receive(read, time.monotonic() + 1).buffers) == 5_000
     os.write(write, header(3) + b"{{{")
     with pytest.raises(channel.ChannelGarbage, match="not JSON"):
         channel.receive(read, time.monotonic() + 1)
@@ -275,6 +310,40 @@ def test_channel_refuses_oversized_and_garbage(tmp_path: Any) -> None:
     os.close(write)
     with pytest.raises(channel.ChannelClosed):
         channel.receive(read, time.monotonic() + 1)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "keywords"), [(12_000, 9_000), (2 * MAX_NODES - 6, 0)], ids=["both", "many"]
+)
+def test_a_message_of_several_values_crosses_with_all_their_buffers(
+    arguments: int, keywords: int
+) -> None:
+    """Each value may have MAX_NODES parts, and a message holds several (a call's arguments
+    and keywords, a reply's value and its modified arrays): one buffer each is allowed."""
+    import os
+    import threading
+
+    buffers: list[bytes] = []
+    message = [
+        encode([np.float64(n) for n in range(min(arguments, MAX_NODES - 2))], buffers),
+        encode([np.float64(n) for n in range(arguments - min(arguments, MAX_NODES - 2))], buffers),
+        encode({f"k{n}": np.float64(n) for n in range(keywords)}, buffers),
+    ]
+    read, write = os.pipe()
+    sender = threading.Thread(
+        target=channel.send, args=(write, message), kwargs={"buffers": buffers}, daemon=True
+    )
+    sender.start()
+    try:
+        arrived = channel.receive(read, time.monotonic() + 30)
+    finally:
+        sender.join(timeout=30)
+        os.close(read)
+        os.close(write)
+    received = Received(arrived.buffers)
+    values = [decode(part, received) for part in arrived.value]
+    assert len(values[0]) + len(values[1]) == arguments and len(values[2]) == keywords
+    assert values[0][-1] == min(arguments, MAX_NODES - 2) - 1
 
 
 def test_a_send_to_a_worker_that_stops_reading_gives_up_at_its_deadline() -> None:
@@ -318,7 +387,7 @@ def test_a_reply_with_millions_of_parts_is_refused_before_it_is_parsed() -> None
 
 
 HOSTILE_READER = r"""
-import json, os, sys, time
+import json, os, struct, sys, time
 from autograder.sandbox import channel
 
 SHAPES = {  # (text, repeats) runs; the runs marked 0 repeat to fill the reply's length
@@ -356,13 +425,22 @@ def write_reply(fd: int, shape: str, size: int) -> None:
                 view = view[os.write(fd, view):]
             left -= count
 
+def write_buffers(fd: int) -> None:
+    # As many empty buffers as a message may have, beside `[]`: their views cost the reader.
+    count = channel.MAX_MESSAGE_BUFFERS
+    os.write(fd, struct.pack(">QI", 2, count))
+    table = struct.pack(">Q", 0) * count + b"[]"
+    view = memoryview(table)
+    while view:
+        view = view[os.write(fd, view):]
+
 shape, size = sys.argv[1], int(sys.argv[2])
 read, write = os.pipe()
 writer = os.fork()
 if writer == 0:
     os.close(read)
     try:
-        write_reply(write, shape, size)
+        write_buffers(write) if shape == "buffers" else write_reply(write, shape, size)
     except BrokenPipeError:  # the reader refused the reply before reading all of it
         pass
     os._exit(0)
@@ -370,7 +448,10 @@ os.close(write)
 before = high_water_mib()
 try:
     reply = channel.receive(read, time.monotonic() + 60)
-    outcome = "accepted" if len(reply.value["value"]) > size - 100 else "truncated"
+    if shape == "buffers":
+        outcome = "accepted" if len(reply.buffers) == channel.MAX_MESSAGE_BUFFERS else "lost"
+    else:
+        outcome = "accepted" if len(reply.value["value"]) > size - 100 else "truncated"
 except channel.ChannelGarbage as refused:
     outcome = type(refused).__name__
 os.close(read)
@@ -390,6 +471,7 @@ print(json.dumps({"outcome": outcome, "grown_mib": high_water_mib() - before}))
         ("utf8", 0, "ChannelGarbage"),  # `send` writes ASCII only
         ("costly", 0, "ChannelTooLarge"),  # 390,000 parts are allowed, not with 88 MiB of text
         ("text", 0, "accepted"),  # a long plain string may cross: it costs twice its length
+        ("buffers", 0, "accepted"),  # as many (empty) buffers as a message may have
     ],
 )
 def test_a_hostile_reply_costs_the_reader_less_than_256_mib(

@@ -344,6 +344,44 @@ def forge(X):
         assert session.calls[-1].modified == (0,)  # a forged report costs its author only
 
 
+@pytest.mark.parametrize(
+    "forged",
+    [
+        'np.array([["7"]])',  # text the copy would parse
+        "np.array([[7]])",  # another dtype
+        "sympy.ImmutableMatrix([[sympy.Pow(3, 10**7, evaluate=False)]])",  # to evaluate: 9 s
+    ],
+)
+def test_a_modified_argument_is_copied_back_only_as_its_own_dtype(
+    tmp_path: Path, forged: str
+) -> None:
+    """A report of a modified argument that is not an array of the argument's dtype and shape
+    is ignored: copying it would parse text or evaluate a SymPy power, in the grader."""
+    source = f"""
+import os
+import sys
+import numpy as np
+import sympy
+from autograder.sandbox import channel, codec
+
+def forge(X):
+    frame = sys._getframe()
+    while "response_fd" not in frame.f_locals:
+        frame = frame.f_back
+    buffers = []
+    report = codec.encode({forged}, buffers)
+    channel.send(frame.f_locals["response_fd"], {{"kind": "value",
+        "value": codec.encode(1.0, []), "mutated": [[0, report]]}}, buffers=buffers)
+    os._exit(0)
+"""
+    with session_for(tmp_path, source) as session:
+        X = np.ones((1, 1))
+        started = time.monotonic()
+        assert session.call("forge", (X,), {}) == 1.0
+        assert time.monotonic() - started < LIMITS.call_timeout_s
+        assert np.array_equal(X, np.ones((1, 1)))
+
+
 @pytest.mark.parametrize("megabytes", [150, 80])
 def test_a_reply_too_large_to_read_fails_its_test_and_the_next_call_goes_on(
     tmp_path: Path, megabytes: int

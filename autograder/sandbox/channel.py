@@ -31,14 +31,19 @@ JSON and buffers together."""
 MAX_MESSAGE_PARTS = 500_000
 """Lists, objects and separators in one message's JSON: the codec's values have at most 20,000
 parts each (a few JSON parts apiece), and arrays cross as buffers."""
-MAX_MESSAGE_BUFFERS = 20_000
-"""Buffers beside one message's JSON: the codec's values have at most 20,000 parts in all."""
+MAX_MESSAGE_BUFFERS = MAX_MESSAGE_PARTS
+"""Buffers beside one message's JSON: each is named by an object of the JSON, so an honest
+message has no more buffers than parts (a message holds several values, each of up to the
+codec's 20,000 parts: a call's arguments and keywords, a reply's value and modified arrays)."""
+BUFFER_BYTES = 400
+"""What reading one buffer costs beyond its bytes: its view as read (184 bytes) and the header
+of the value decoded from it (a NumPy scalar, bytes or an array's, under 200)."""
 MAX_PARSE_BYTES = 200 * 1024 * 1024
 """What reading one message may take, estimated before parsing: its JSON text, the strings
 parsed from it (1 byte a character, or 4 when a `\\u` escape above U+00FF widens a string:
-Python stores a whole string at the width of its widest character), PART_BYTES a part, and its
-buffers twice (as read, and as the values decoded from them). The largest array the codec
-sends takes 128 MiB, 20,000 symbols with all their assumptions 120."""
+Python stores a whole string at the width of its widest character), PART_BYTES a part, its
+buffers' bytes twice (as read, and as the values decoded from them) and BUFFER_BYTES a buffer.
+The largest array the codec sends takes 128 MiB, 20,000 symbols with all their assumptions 120."""
 PART_BYTES = 320
 """The most one part costs once parsed: a dict of one new key holding the next dict takes
 290 bytes; a list 96, a string 63, a float 37 (CPython 3.11, measured)."""
@@ -120,7 +125,7 @@ def receive(fd: int, deadline: float | None = None) -> Received:
     if total > MAX_MESSAGE_BYTES:
         raise ChannelTooLarge(f"a message of {total} bytes, beyond the {MAX_MESSAGE_BYTES} allowed")
     data = _read_exactly(fd, length, deadline)
-    if (refusal := _refusal(data, 2 * (total - length))) is not None:
+    if (refusal := _refusal(data, total - length, count)) is not None:
         del data  # a test keeps its exception, and with it this frame, while it is reported
         raise refusal
     buffers = _read_exactly(fd, total - length, deadline) if count else bytearray()
@@ -146,9 +151,9 @@ def _split(buffers: bytearray, lengths: list[int]) -> list[memoryview]:
     return views
 
 
-def _refusal(data: bytearray, buffers_cost: int = 0) -> ChannelGarbage | None:
-    """Why `data` is not parsed, or None: each check is a scan in C, before any object exists.
-    `buffers_cost`: what the message's buffers take, read and decoded."""
+def _refusal(data: bytearray, buffer_bytes: int = 0, buffers: int = 0) -> ChannelGarbage | None:
+    """Why `data` (a message's JSON, arriving with `buffers` buffers of `buffer_bytes` in all)
+    is not parsed, or None: each check is a scan in C, before any object exists."""
     if not data.isascii():
         return ChannelGarbage("a message that is not JSON: it is not ASCII")
     parts = data.count(b",") + data.count(b"[") + data.count(b"{")
@@ -157,12 +162,13 @@ def _refusal(data: bytearray, buffers_cost: int = 0) -> ChannelGarbage | None:
     # Each `\u00XX` is also a `\u`, so more `\u` than `\u00` means an escape above U+00FF
     # (or a literal backslash before a `u`: over-counted, never under-counted).
     wide = b"\\u" in data and data.count(b"\\u") > data.count(b"\\u00")
-    cost = len(data) * (5 if wide else 2) + parts * PART_BYTES + buffers_cost
+    text_cost = len(data) * (5 if wide else 2) + parts * PART_BYTES
+    cost = text_cost + 2 * buffer_bytes + buffers * BUFFER_BYTES
     if cost > MAX_PARSE_BYTES:
         return ChannelTooLarge(
-            f"a message of {len(data)} bytes of JSON, {parts} parts and "
-            f"{buffers_cost // 2} bytes of buffers, which could take "
-            f"{cost >> 20} MiB to read, beyond the {MAX_PARSE_BYTES >> 20} MiB allowed"
+            f"a message of {len(data)} bytes of JSON, {parts} parts and {buffers} buffers of "
+            f"{buffer_bytes} bytes, which could take {cost >> 20} MiB to read, beyond the "
+            f"{MAX_PARSE_BYTES >> 20} MiB allowed"
         )
     return None
 

@@ -166,8 +166,12 @@ class StudentSession:
                 changed = codec.decode(data, received)
             except codec.CodecError:
                 continue
-            if getattr(changed, "shape", None) == original.shape:
-                np.copyto(original, changed, casting="unsafe")
+            if (  # an argument modified in place keeps its type, dtype and shape: anything
+                type(changed) is np.ndarray  # else (text, a SymPy matrix, whose entries a
+                and changed.dtype == original.dtype  # copy would evaluate) is a tampered
+                and changed.shape == original.shape  # report, ignored
+            ):
+                np.copyto(original, changed)
         self.calls.append(Call(name, before[0], before[1], value, modified=tuple(modified)))
         return value
 

@@ -23,6 +23,7 @@ import numpy as np
 import sympy as sp
 
 from autograder.errors import AutograderError
+from autograder.safe_text import short_repr
 
 MAX_NODES = 20_000
 """Containers, array headers and SymPy nodes in one value."""
@@ -73,16 +74,16 @@ class Received:
         self._buffers = list(buffers)
         self._taken: set[int] = set()
 
-    def take(self, index: Any, size: int) -> bytearray | None:
-        """A writable copy of buffer `index`, or None when there is no such buffer, it was
-        taken already, or it does not hold `size` bytes."""
+    def take(self, index: Any, size: int) -> memoryview | None:
+        """Buffer `index` (the caller copies it, once), or None when there is no such buffer,
+        it was taken already, or it does not hold `size` bytes."""
         if type(index) is not int or not 0 <= index < len(self._buffers) or index in self._taken:
             return None
-        buffer = self._buffers[index]
-        if memoryview(buffer).nbytes != size:
+        buffer = memoryview(self._buffers[index])
+        if buffer.nbytes != size:
             return None
         self._taken.add(index)
-        return bytearray(buffer)
+        return buffer
 
 
 def encode(value: Any, buffers: list[bytes]) -> Any:
@@ -98,8 +99,8 @@ def decode(data: Any, received: Received) -> Any:
         return _decode(data, _Budget(), 0, received)
     except CodecError:
         raise
-    except (KeyError, TypeError, ValueError, IndexError, OverflowError) as error:
-        raise CodecError(f"malformed value from the worker: {error}") from None
+    except (KeyError, TypeError, ValueError, IndexError, OverflowError, AttributeError) as error:
+        raise CodecError(f"malformed value from the worker: {short_repr(error)}") from None
 
 
 def _encode(value: Any, budget: _Budget, depth: int, buffers: list[bytes]) -> Any:
@@ -115,6 +116,8 @@ def _encode(value: Any, budget: _Budget, depth: int, buffers: list[bytes]) -> An
         return {"$": "complex", "re": _encode(value.real, budget, depth + 1, buffers),
                 "im": _encode(value.imag, budget, depth + 1, buffers)}  # fmt: skip
     if kind is bytes:
+        if len(value) > MAX_ARRAY_BYTES:
+            raise CodecError(f"bytes of length {len(value)} (at most {MAX_ARRAY_BYTES})")
         buffers.append(value)
         return {"$": "bytes", "size": len(value), "buffer": len(buffers) - 1}
     if kind is list:
@@ -152,11 +155,11 @@ def _encode_array(value: np.ndarray | np.generic, buffers: list[bytes]) -> dict[
 
 
 def _encode_sympy(value: Any, budget: _Budget, depth: int, buffers: list[bytes]) -> Any:
+    budget.spend(depth)  # a Matrix too, as decoding counts it
     if isinstance(value, sp.MatrixBase):
         rows, cols = value.shape
         entries = [_encode_sympy(v, budget, depth + 1, buffers) for v in value]
         return {"$": "Matrix", "rows": rows, "cols": cols, "entries": entries}
-    budget.spend(depth)
     if isinstance(value, sp.Symbol) and type(value) is sp.Symbol:
         assumptions = {k: v for k, v in value.assumptions0.items() if k in ASSUMPTIONS}
         return {"$": "Symbol", "name": value.name, "assumptions": assumptions}
@@ -213,10 +216,11 @@ def _decode(data: Any, budget: _Budget, depth: int, received: Received) -> Any:
         )
     if tag == "bytes":
         size = data["size"]
-        raw = received.take(data["buffer"], size) if type(size) is int else None
+        ok = type(size) is int and size <= MAX_ARRAY_BYTES
+        raw = received.take(data["buffer"], size) if ok else None
         if raw is None:
             raise CodecError("malformed bytes")
-        return bytes(raw)
+        return bytes(raw)  # its one copy
     if tag == "tuple":
         return tuple(_decode(item, budget, depth + 1, received) for item in data["items"])
     if tag == "dict":
@@ -250,21 +254,24 @@ def _decode_array(data: dict[str, Any], tag: str, received: Received) -> Any:
     raw = received.take(data["buffer"], size)
     if raw is None:
         raise CodecError(f"an array whose bytes do not fill its shape {tuple(shape)}")
-    array = np.frombuffer(raw, dtype=dtype).reshape(shape)
+    array = np.frombuffer(bytearray(raw), dtype=dtype).reshape(shape)  # its one copy, writable
     return array[()] if tag == "npscalar" else array
 
 
 def _decode_sympy(data: dict[str, Any], budget: _Budget, depth: int) -> Any:
     tag = data["$"]
+    budget.spend(depth)  # a Matrix too: matrices of matrices are bounded like any nesting
     if tag == "Matrix":
         rows, cols = int(data["rows"]), int(data["cols"])
         entries = [_decode_sympy(e, budget, depth + 1) for e in data["entries"]]
         if rows < 0 or cols < 0 or rows * cols != len(entries):
             raise CodecError("a Matrix whose shape does not match its entries")
         return sp.ImmutableMatrix(rows, cols, entries)
-    budget.spend(depth)
     if tag == "Symbol":
-        assumptions = {k: bool(v) for k, v in data["assumptions"].items() if k in ASSUMPTIONS}
+        given = data["assumptions"]
+        if type(given) is not dict:
+            raise CodecError("a Symbol with malformed assumptions")
+        assumptions = {k: bool(v) for k, v in given.items() if k in ASSUMPTIONS}
         return sp.Symbol(str(data["name"]), **assumptions)
     if tag == "Integer":
         return sp.Integer(_integer(data["v"]))
@@ -291,12 +298,12 @@ def _decode_sympy(data: dict[str, Any], budget: _Budget, depth: int) -> Any:
                 raise CodecError("a Pow needs two arguments")
             return SYMPY_OPERATORS[name](*args, evaluate=False)
         return SYMPY_FUNCTIONS[name](*args, evaluate=False)
-    raise CodecError(f"an unknown kind of value {tag!r}")
+    raise CodecError(f"an unknown kind of value {short_repr(tag, 80)}")
 
 
 def _choice(value: Any, allowed: set[str]) -> str:
     if not isinstance(value, str) or value not in allowed:
-        raise CodecError(f"an unknown name {value!r}")
+        raise CodecError(f"an unknown name {short_repr(value, 80)}")
     return value
 
 
