@@ -111,6 +111,8 @@ def _forged_array(dtype: str, shape: list[Any], raw: bytes) -> tuple[dict[str, A
         (_forged_array("<f8", [1.5], bytes(8)), "malformed shape"),
         (_forged_array("<f8", "2", bytes(16)), "malformed shape"),
         (_forged_array("<f3", [1], bytes(3)), "malformed"),
+        (_forged_array("<U1", [1], b"\xff\xff\xff\xff"), "not Unicode"),  # past U+10FFFF
+        (_forged_array(">U2", [1], b"\x00\x00\x00a\x00\x11\x00\x00"), "not Unicode"),
         (({"$": "npscalar", "dtype": "<f8", "shape": [1], "buffer": 0}, bytes(8)), "with a shape"),
     ],
     ids=lambda value: str(value)[:40],

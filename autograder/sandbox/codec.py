@@ -254,6 +254,10 @@ def _decode_array(data: dict[str, Any], tag: str, received: Received) -> Any:
     raw = received.take(data["buffer"], size)
     if raw is None:
         raise CodecError(f"an array whose bytes do not fill its shape {tuple(shape)}")
+    if dtype.kind == "U" and size:  # each character a code point: none past U+10FFFF
+        codes = np.frombuffer(raw, dtype=dtype.str.replace("U", "u", 1)[:2] + "4")
+        if int(codes.max()) > 0x10FFFF:
+            raise CodecError("an array of text that is not Unicode")
     array = np.frombuffer(bytearray(raw), dtype=dtype).reshape(shape)  # its one copy, writable
     return array[()] if tag == "npscalar" else array
 
