@@ -276,6 +276,24 @@ def test_huge_powers_cross_unevaluated_and_evaluate_in_bounded_time() -> None:
     assert time.monotonic() - started < 1
 
 
+def across_a_pipe(message: Any, buffers: list[bytes]) -> channel.Received:
+    """`message` and its buffers sent by a thread through a real pipe, as received."""
+    import os
+    import threading
+
+    read, write = os.pipe()
+    sender = threading.Thread(
+        target=channel.send, args=(write, message), kwargs={"buffers": buffers}, daemon=True
+    )
+    sender.start()
+    try:
+        return channel.receive(read, time.monotonic() + 60)
+    finally:
+        sender.join(timeout=60)
+        os.close(read)
+        os.close(write)
+
+
 def header(length: int, *buffers: int) -> bytes:
     """A message's header: its JSON's length, and its buffers' lengths."""
     return struct.pack(">QI", length, len(buffers)) + b"".join(
@@ -322,26 +340,13 @@ def test_a_message_of_several_values_crosses_with_all_their_buffers(
 ) -> None:
     """Each value may have MAX_NODES parts, and a message holds several (a call's arguments
     and keywords, a reply's value and its modified arrays): one buffer each is allowed."""
-    import os
-    import threading
-
     buffers: list[bytes] = []
     message = [
         encode([np.float64(n) for n in range(min(arguments, MAX_NODES - 2))], buffers),
         encode([np.float64(n) for n in range(arguments - min(arguments, MAX_NODES - 2))], buffers),
         encode({f"k{n}": np.float64(n) for n in range(keywords)}, buffers),
     ]
-    read, write = os.pipe()
-    sender = threading.Thread(
-        target=channel.send, args=(write, message), kwargs={"buffers": buffers}, daemon=True
-    )
-    sender.start()
-    try:
-        arrived = channel.receive(read, time.monotonic() + 30)
-    finally:
-        sender.join(timeout=30)
-        os.close(read)
-        os.close(write)
+    arrived = across_a_pipe(message, buffers)
     received = Received(arrived.buffers)
     values = [decode(part, received) for part in arrived.value]
     assert len(values[0]) + len(values[1]) == arguments and len(values[2]) == keywords
@@ -500,22 +505,10 @@ def test_a_hostile_reply_costs_the_reader_less_than_256_mib(
 
 def test_the_largest_array_the_codec_sends_crosses_the_channel() -> None:
     """The message length limit is set by the codec's array limit: a maximal array fits."""
-    import os
-    import threading
 
     array = np.ones(MAX_ARRAY_BYTES // 8)
     buffers: list[bytes] = []
     message = {"kind": "value", "value": encode(array, buffers)}
-    read, write = os.pipe()
-    sender = threading.Thread(
-        target=channel.send, args=(write, message), kwargs={"buffers": buffers}, daemon=True
-    )
-    sender.start()
-    try:
-        arrived = channel.receive(read, time.monotonic() + 60)
-    finally:
-        sender.join(timeout=60)
-        os.close(read)
-        os.close(write)
+    arrived = across_a_pipe(message, buffers)
     result = decode(arrived.value["value"], Received(arrived.buffers))
     assert result.shape == array.shape and result.flags.writeable and np.array_equal(result, array)
