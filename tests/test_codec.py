@@ -19,8 +19,8 @@ from autograder.sandbox.codec import (
     MAX_ARRAY_BYTES,
     MAX_DEPTH,
     MAX_NODES,
+    Buffers,
     CodecError,
-    Received,
     decode,
     encode,
 )
@@ -32,12 +32,12 @@ def through(value: Any) -> Any:
     """`value` encoded, its JSON written out and parsed, its buffers copied, and decoded."""
     buffers: list[bytes] = []
     data = json.loads(json.dumps(encode(value, buffers)))
-    return decode(data, Received([memoryview(bytearray(b)) for b in buffers]))
+    return decode(data, Buffers([memoryview(bytearray(b)) for b in buffers]))
 
 
 def forged(data: Any, *buffers: bytes) -> Any:
     """What decoding `data`, arriving with `buffers`, gives."""
-    return decode(data, Received([memoryview(bytearray(b)) for b in buffers]))
+    return decode(data, Buffers([memoryview(bytearray(b)) for b in buffers]))
 
 
 @pytest.mark.parametrize(
@@ -142,7 +142,7 @@ def test_an_array_owns_its_bytes() -> None:
     """A decoded array is a copy: it keeps no view of the message it arrived in."""
     block = bytearray(16)
     views = [memoryview(block)[:8], memoryview(block)[8:]]
-    array = decode({"$": "ndarray", "dtype": "<f8", "shape": [1], "buffer": 1}, Received(views))
+    array = decode({"$": "ndarray", "dtype": "<f8", "shape": [1], "buffer": 1}, Buffers(views))
     block[8:] = np.float64(5.0).tobytes()
     assert array[0] == 0.0 and array.flags.writeable
 
@@ -347,7 +347,7 @@ def test_a_message_of_several_values_crosses_with_all_their_buffers(
         encode({f"k{n}": np.float64(n) for n in range(keywords)}, buffers),
     ]
     arrived = across_a_pipe(message, buffers)
-    received = Received(arrived.buffers)
+    received = Buffers(arrived.buffers)
     values = [decode(part, received) for part in arrived.value]
     assert len(values[0]) + len(values[1]) == arguments and len(values[2]) == keywords
     assert values[0][-1] == min(arguments, MAX_NODES - 2) - 1
@@ -510,5 +510,5 @@ def test_the_largest_array_the_codec_sends_crosses_the_channel() -> None:
     buffers: list[bytes] = []
     message = {"kind": "value", "value": encode(array, buffers)}
     arrived = across_a_pipe(message, buffers)
-    result = decode(arrived.value["value"], Received(arrived.buffers))
+    result = decode(arrived.value["value"], Buffers(arrived.buffers))
     assert result.shape == array.shape and result.flags.writeable and np.array_equal(result, array)

@@ -1,16 +1,16 @@
 """Length-prefixed messages over pipes, with deadlines and bounds on what a message costs.
 
 A message is JSON and, beside it, the raw bytes of the arrays and bytes values it carries
-(its parts): a header of the JSON's length, the number of parts and each part's length, then
-the JSON, then the parts. Arrays cross as their own bytes, never as text inside the JSON:
+(its buffers): a header of the JSON's length, the number of buffers and each one's length,
+then the JSON, then the buffers. Arrays cross as their own bytes, never as text inside the JSON:
 encoding a megabyte as base64, checking and decoding it took the two sides 30 ms.
 
 Both directions are bounded for the trusted side: a send gives up at its deadline (a worker
 that stops reading, or fills its own request pipe, cannot block the grader), and a message is
 refused before it is parsed when it is longer than any value the codec sends, has more parts,
 its JSON is not ASCII (`send` writes only ASCII), or it could take more than MAX_PARSE_BYTES to
-parse and decode (150 MB of `[[],[],…]` took 2 GiB). Its JSON and its parts are each read into
-one buffer of their announced length.
+parse and decode (150 MB of `[[],[],…]` took 2 GiB). Its JSON and its buffers are each read into
+one block of their announced length.
 """
 
 from __future__ import annotations

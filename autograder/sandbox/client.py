@@ -189,7 +189,7 @@ class StudentSession:
 
     def _ask(
         self, request: messages.Request, what: object, buffers: Sequence[bytes | memoryview] = ()
-    ) -> tuple[Any, tuple[tuple[int | str, Any], ...], codec.Received]:
+    ) -> tuple[Any, tuple[tuple[int | str, Any], ...], codec.Buffers]:
         """The value the worker answered `request` with (its `buffers` sent beside it), the
         arguments it reports modified (still encoded), and the buffers they are decoded from."""
         name = request.name
@@ -248,8 +248,8 @@ class StudentSession:
 
     def _unpack(
         self, arrived: channel.Received, what: object
-    ) -> tuple[Any, tuple[tuple[int | str, Any], ...], codec.Received]:
-        received = codec.Received(arrived.buffers)
+    ) -> tuple[Any, tuple[tuple[int | str, Any], ...], codec.Buffers]:
+        received = codec.Buffers(arrived.buffers)
         try:
             reply = messages.reply_from_json(arrived.value)
         except messages.MessageError as error:

@@ -66,7 +66,7 @@ class _Budget:
             raise CodecError(f"the value is nested more than {MAX_DEPTH} levels deep")
 
 
-class Received:
+class Buffers:
     """The buffers that came beside a message's JSON, each taken once by `decode`: two values
     never share bytes, and a value takes exactly the bytes its dtype and shape need."""
 
@@ -92,7 +92,7 @@ def encode(value: Any, buffers: list[bytes]) -> Any:
     return _encode(value, _Budget(), 0, buffers)
 
 
-def decode(data: Any, received: Received) -> Any:
+def decode(data: Any, received: Buffers) -> Any:
     """The value that `encode` turned into `data`, its bytes taken from `received`;
     CodecError for anything malformed."""
     try:
@@ -195,7 +195,7 @@ def _encode_sympy(value: Any, budget: _Budget, depth: int, buffers: list[bytes])
     )
 
 
-def _decode(data: Any, budget: _Budget, depth: int, received: Received) -> Any:
+def _decode(data: Any, budget: _Budget, depth: int, received: Buffers) -> Any:
     budget.spend(depth)
     kind = type(data)
     if data is None or kind in (bool, str, float):
@@ -235,7 +235,7 @@ def _decode(data: Any, budget: _Budget, depth: int, received: Received) -> Any:
     return _decode_sympy(data, budget, depth)
 
 
-def _decode_array(data: dict[str, Any], tag: str, received: Received) -> Any:
+def _decode_array(data: dict[str, Any], tag: str, received: Buffers) -> Any:
     """The array from its dtype, shape and bytes, each checked: only the closed set of dtypes
     (plain numbers and text, of either byte order), a shape that the bytes fill exactly."""
     dtype_text, shape = data["dtype"], data["shape"]
@@ -255,7 +255,7 @@ def _decode_array(data: dict[str, Any], tag: str, received: Received) -> Any:
     if raw is None:
         raise CodecError(f"an array whose bytes do not fill its shape {tuple(shape)}")
     if dtype.kind == "U" and size:  # each character a code point: none past U+10FFFF
-        codes = np.frombuffer(raw, dtype=dtype.str.replace("U", "u", 1)[:2] + "4")
+        codes = np.frombuffer(raw, dtype=np.dtype(np.uint32).newbyteorder(dtype.byteorder))
         if int(codes.max()) > 0x10FFFF:
             raise CodecError("an array of text that is not Unicode")
     array = np.frombuffer(bytearray(raw), dtype=dtype).reshape(shape)  # its one copy, writable
@@ -320,7 +320,7 @@ def _integer(value: Any) -> int:
     return value
 
 
-def _number(data: Any, budget: _Budget, depth: int, received: Received) -> float:
+def _number(data: Any, budget: _Budget, depth: int, received: Buffers) -> float:
     value = _decode(data, budget, depth + 1, received)
     if type(value) not in (int, float):
         raise CodecError("a malformed complex number")

@@ -115,7 +115,7 @@ def serve(request_fd: int, response_fd: int, config: WorkerStart) -> int:
         except channel.ChannelClosed:
             return 0
         buffers: list[bytes] = []
-        received = codec.Received(request.buffers)
+        received = codec.Buffers(request.buffers)
         answer = _answer(request.value, received, buffers, module, import_error, submission, codec)
         del request, received
         channel.send(response_fd, answer.to_json(), buffers=buffers)
