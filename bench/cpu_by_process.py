@@ -5,7 +5,8 @@ Runs `autograder grade` on a generated class and accounts every process's CPU ti
 control groups (cgroup v2's cpu.stat): a watcher moves each new process into its role's group
 as soon as it sees it (every 2 ms; a process's first moments count for its parent's role). With
 `--closed-form`, every submission's `relative_dot` returns cos(w·k) without SymPy's
-simplification, so the difference between the two runs is the students' own SymPy work.
+simplification, so the difference between the two runs is the students' own SymPy work. Each
+role's share spent in the kernel (system time: forks, copied pages, pipes) is printed beside.
 `--kinds correct buggy` grades a class of each group of kinds in turn and compares what the
 kit itself (everything but the worker) spends on each. Needs root and a cgroup v2 hierarchy;
 prints figures, asserts nothing.
@@ -55,9 +56,10 @@ class Accounts:
         for group in self.groups.values():
             group.mkdir(parents=True)
 
-    def seconds(self, role: str) -> float:
+    def seconds(self, role: str, field: str = "usage_usec") -> float:
+        """CPU seconds of `role`'s group: in all, or `system_usec` (the kernel's share)."""
         for line in (self.groups[role] / "cpu.stat").read_text().splitlines():
-            if line.startswith("usage_usec"):
+            if line.startswith(field + " "):
                 return int(line.split()[1]) / 1e6
         return 0.0
 
@@ -228,11 +230,17 @@ def measure(group: str, args: argparse.Namespace) -> dict[str, float]:
             folder = make(place, args.n, kinds=kinds_of(group))
             wall = grade_accounted(accounts, folder, args.jobs)
         used = {role: accounts.seconds(role) * 1e3 / args.n for role in ROLES}
+        kernel = {role: accounts.seconds(role, "system_usec") * 1e3 / args.n for role in ROLES}
     finally:
         accounts.remove()
     kind = "closed-form relative_dot, " if args.closed_form else ""
     report(f"{args.n} submissions ({kind}kinds: {group}), --jobs {args.jobs}: "
            f"{wall * 1e3 / args.n:.0f} ms of wall time each", used)  # fmt: skip
+    print(
+        "  of which the kernel's (system time): "
+        + ", ".join(f"{role} {kernel[role]:.1f}" for role in ROLES)
+        + " ms"
+    )
     return used
 
 

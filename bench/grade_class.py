@@ -7,7 +7,10 @@ submissions, it times:
   (a) the bare limit: each submission imported into this one process and the same public and
       hidden tests run on it in-process by pytest (no worker, no sandbox, no runner); hostile
       submissions cannot run without isolation (one ends the process, one patches numpy, one
-      leaves a process behind), so the bare limit times the others only;
+      leaves a process behind), so the bare limit times the others only, each with SymPy's
+      cache emptied first (as each worker starts); within it, the students' own code: the CPU
+      time of importing each submission and inside the functions it defines, which, spread over
+      two cores, no grader can beat (`the students' own code on 2 cores`);
   (b) `autograder grade --jobs 1` and `--jobs 2`: the real command, as a separate process;
   (c) `nbgrader autograde` on the same submissions as notebooks whose test cells call the same
       checks (`autograder.authoring.inline.part_points`), one cell per rubric part (only with
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import itertools
 import json
 import os
@@ -35,7 +39,10 @@ import sys
 import tempfile
 import threading
 import time
+import types
 from pathlib import Path
+
+import sympy
 
 from autograder.authoring.inline import run_whole
 from autograder.authoring.sample_class import sample_class
@@ -52,6 +59,8 @@ SAMPLES = {s.name: s.source for s in sample_class(Course.load(ROOT).assignment(A
 LOOPING = "hostile_infinite_loop"
 """The kind that runs into the call time limit: only in the looping class."""
 KINDS = tuple(sorted(name for name in SAMPLES if name != LOOPING))
+CORES = 2
+"""The cores `--jobs 2` grades on: the students' own code spread over them is a floor."""
 
 
 def is_hostile(submission: str) -> bool:
@@ -114,16 +123,43 @@ def closed_form_class(
     return folder
 
 
-def bare_limit(course: Course, folder: Path) -> tuple[float, dict[str, float]]:
-    """Seconds per submission, and each one's score: the same tests, in this process (the
-    submissions that are not hostile: nothing would survive them here)."""
-    scores = {}
+def bare_limit(course: Course, folder: Path) -> tuple[float, float, dict[str, float]]:
+    """Seconds per submission, the students' own share of them, and each one's score: the same
+    tests, in this process (the submissions that are not hostile: nothing would survive them
+    here). SymPy's cache is emptied before each submission, as each worker starts with it empty.
+
+    The students' own share is the time spent importing each submission and inside the
+    functions it defines, as the tests call them: what any grader must spend, whatever it costs
+    itself. Its CPU, on the cores at hand, bounds how fast any grader can be."""
+    scores, own = {}, 0.0
     started = time.perf_counter()
     paths = sorted(p for p in folder.glob("*.py") if not is_hostile(p.stem))
     for path in paths:
+        sympy.core.cache.clear_cache()
+        clock = [time.process_time()]
         namespace = runpy.run_path(str(path))
-        scores[path.stem] = run_whole(course.assignment(ASSIGNMENT), namespace)
-    return (time.perf_counter() - started) / len(paths), scores
+        clock[0] = time.process_time() - clock[0]
+        timed = {name: _timed(value, clock) for name, value in namespace.items()}
+        scores[path.stem] = run_whole(course.assignment(ASSIGNMENT), timed)
+        own += clock[0]
+    return (time.perf_counter() - started) / len(paths), own / len(paths), scores
+
+
+def _timed(value: object, clock: list[float]) -> object:
+    """`value`, or, if it is a function the submission defined, the same function adding the
+    CPU time of each outer call to `clock[0]` (calls between its own functions go unwrapped)."""
+    if not isinstance(value, types.FunctionType) or value.__module__ != "<run_path>":
+        return value
+
+    @functools.wraps(value)
+    def call(*args: object, **kwargs: object) -> object:
+        started = time.process_time()
+        try:
+            return value(*args, **kwargs)
+        finally:
+            clock[0] += time.process_time() - started
+
+    return call
 
 
 class PeakMemory:
@@ -331,9 +367,11 @@ def main() -> None:
                 figures: dict[str, float] = {}
                 bare_scores: dict[str, float] = {}
                 if share == 0 and n <= args.bare_max:
-                    figures["bare"], bare_scores = bare_limit(course, folder)
+                    figures["bare"], figures["own"], bare_scores = bare_limit(course, folder)
                     print(f"  bare limit (one process, no isolation): {figures['bare'] * 1e3:7.1f}"
                           f" ms, over the {len(bare_scores)} that are not hostile")  # fmt: skip
+                    print(f"    of which the students' own code:      {figures['own'] * 1e3:7.1f}"
+                          " ms of CPU (importing it, inside its functions)")  # fmt: skip
                 for jobs in (1, 2):
                     if jobs == 1 and n > args.jobs1_max:
                         continue
@@ -364,12 +402,16 @@ def _ratios(figures: dict[str, float], nbgrader: tuple[int, float] | None) -> No
         print(f"  jobs 2 vs jobs 1:        {figures['jobs1'] / figures['jobs2']:6.2f}x faster")
     if "bare" in figures and two:
         print(f"  jobs 2 vs bare limit:    {two / figures['bare']:6.2f}x the bare limit's time")
-    if "nbgrader" in figures and two:
-        print(f"  jobs 2 vs nbgrader:      {figures['nbgrader'] / two:6.1f}x faster")
-    elif nbgrader and two:  # nbgrader runs on the smaller class only: its time per notebook
-        size, per = nbgrader
-        print(f"  jobs 2 vs nbgrader:      {per / two:6.1f}x faster (nbgrader's "
-              f"{per * 1e3:.0f} ms per notebook, measured at {size})")  # fmt: skip
+    per_notebook = figures.get("nbgrader", nbgrader[1] if nbgrader else None)
+    if per_notebook and two:
+        print(f"  jobs 2 vs nbgrader:      {per_notebook / two:6.1f}x faster" + (
+            "" if "nbgrader" in figures or nbgrader is None  # nbgrader ran on a smaller class
+            else f" (nbgrader's {per_notebook * 1e3:.0f} ms per notebook, measured at "
+            f"{nbgrader[0]})"))  # fmt: skip
+    if per_notebook and "own" in figures:
+        floor = figures["own"] / CORES
+        print(f"  the students' own code on {CORES} cores: {floor * 1e3:6.1f} ms a submission, "
+              f"{per_notebook / floor:.1f}x nbgrader: no grader can be faster")  # fmt: skip
 
 
 if __name__ == "__main__":
