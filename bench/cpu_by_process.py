@@ -8,8 +8,10 @@ as soon as it sees it (every 2 ms; a process's first moments count for its paren
 simplification, so the difference between the two runs is the students' own SymPy work. Each
 role's share spent in the kernel (system time: forks, copied pages, pipes) is printed beside.
 `--kinds correct buggy` grades a class of each group of kinds in turn and compares what the
-kit itself (everything but the worker) spends on each. Needs root and a cgroup v2 hierarchy;
-prints figures, asserts nothing.
+kit itself (everything but the worker) spends on each; `--kinds template` grades the released
+stub, whose every function raises NotImplementedError: what the kit spends on a submission that
+computes nothing, the worker's figure then being the kit's own code inside it. Needs root and a
+cgroup v2 hierarchy; prints figures, asserts nothing.
 
     .venv/bin/python bench/cpu_by_process.py --n 70 --jobs 1
     .venv/bin/python bench/cpu_by_process.py --n 70 --jobs 1 --closed-form
@@ -154,7 +156,8 @@ def main() -> None:
         nargs="+",
         metavar="GROUP",
         help="a class of each: correct, buggy, hostile, "
-        "honest, all, or a kind's name (default: all, or honest with --without-hostile)",
+        "honest, all, template (the released stub), or a kind's name "
+        "(default: all, or honest with --without-hostile)",
     )
     parser.add_argument(
         "--rounds",

@@ -56,9 +56,15 @@ ASSIGNMENT = "positional_encoding"
 """The assignment whose sample class this bench grades, scaled up to a class of --n."""
 SAMPLES = {s.name: s.source for s in sample_class(Course.load(ROOT).assignment(ASSIGNMENT))}
 """The sample class, committed and generated (sample_class/expected.toml)."""
+TEMPLATE = "template"
+"""Not a kind of the sample class: the released stub, every function raising
+NotImplementedError. Grading it costs the kit what it spends when a submission computes nothing."""
+SAMPLES[TEMPLATE] = (ROOT / "student_template" / ASSIGNMENT / f"{ASSIGNMENT}.py").read_text(
+    encoding="utf-8"
+)
 LOOPING = "hostile_infinite_loop"
 """The kind that runs into the call time limit: only in the looping class."""
-KINDS = tuple(sorted(name for name in SAMPLES if name != LOOPING))
+KINDS = tuple(sorted(name for name in SAMPLES if name not in (LOOPING, TEMPLATE)))
 CORES = 2
 """The cores `--jobs 2` grades on: the students' own code spread over them is a floor."""
 
@@ -69,7 +75,7 @@ def is_hostile(submission: str) -> bool:
 
 def kinds_of(group: str) -> tuple[str, ...]:
     """The sample class's kinds in `group`: "all" but the looping one, "honest" (correct and
-    buggy), "correct", "buggy", "hostile", or one kind's name."""
+    buggy), "correct", "buggy", "hostile", or one kind's name ("template": the released stub)."""
     chosen = {
         "all": KINDS,
         "honest": tuple(k for k in KINDS if not is_hostile(k)),
