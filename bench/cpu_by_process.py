@@ -36,7 +36,7 @@ import threading
 import time
 from pathlib import Path
 
-from grade_class import BIN, ROOT, closed_form_class, kinds_of, make_class
+from grade_class import BIN, ROOT, TEMPLATE, closed_form_class, kinds_of, make_class
 
 ROLES = ("grader", "runner", "test child", "sandbox", "worker")
 HIERARCHIES = (Path("/sys/fs/cgroup/unified"), Path("/sys/fs/cgroup"))
@@ -175,6 +175,8 @@ def main() -> None:
         "a run's start-up and each further submission's cost",
     )
     args = parser.parse_args()
+    if args.closed_form and TEMPLATE in (args.kinds or ()):
+        raise SystemExit("--closed-form gives the template a working relative_dot: not both")
     if args.sizes:
         split_by_size(args)
         return
