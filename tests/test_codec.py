@@ -276,14 +276,20 @@ def test_huge_powers_cross_unevaluated_and_evaluate_in_bounded_time() -> None:
     assert time.monotonic() - started < 1
 
 
-def across_a_pipe(message: Any, buffers: list[bytes]) -> channel.Received:
-    """`message` and its buffers sent by a thread through a real pipe, as received."""
+def across_a_pipe(
+    message: Any, buffers: list[bytes], deadline: float | None = None
+) -> channel.Received:
+    """`message` and its buffers sent by a thread through a real pipe, as received (with a
+    `deadline`, the sender writes without blocking, so the pipe takes them in pieces)."""
     import os
     import threading
 
     read, write = os.pipe()
     sender = threading.Thread(
-        target=channel.send, args=(write, message), kwargs={"buffers": buffers}, daemon=True
+        target=channel.send,
+        args=(write, message, deadline),
+        kwargs={"buffers": buffers},
+        daemon=True,
     )
     sender.start()
     try:
@@ -351,6 +357,15 @@ def test_a_message_of_several_values_crosses_with_all_their_buffers(
     values = [decode(part, received) for part in arrived.value]
     assert len(values[0]) + len(values[1]) == arguments and len(values[2]) == keywords
     assert values[0][-1] == min(arguments, MAX_NODES - 2) - 1
+
+
+def test_buffers_written_in_pieces_arrive_whole_and_in_order() -> None:
+    """A pipe takes a non-blocking write in pieces that end inside a buffer or between them,
+    and one writev takes at most 512 buffers: every byte still arrives, in its buffer."""
+    buffers = [bytes([n % 251]) * (1 + (n * 7919) % 9000) for n in range(3000)]  # 13 MB
+    arrived = across_a_pipe({"buffers": len(buffers)}, buffers, time.monotonic() + 60)
+    assert arrived.value == {"buffers": 3000}
+    assert [bytes(view) for view in arrived.buffers] == buffers
 
 
 def test_a_send_to_a_worker_that_stops_reading_gives_up_at_its_deadline() -> None:

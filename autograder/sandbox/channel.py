@@ -94,19 +94,21 @@ def send(
         os.set_blocking(fd, False)
     views = [memoryview(b"".join(head)), memoryview(payload), *parts]  # no joined copy of parts
     views = [view for view in views if view.nbytes]
-    while views:
+    first = 0  # the first view not yet written whole (an index: popping each would be quadratic)
+    while first < len(views):
         try:
-            written = os.writev(fd, views[:_WRITE_VIEWS])
+            written = os.writev(fd, views[first : first + _WRITE_VIEWS])
         except BlockingIOError:
             left = deadline - time.monotonic() if deadline is not None else None
             if left is not None and (left <= 0 or not select.select([], [fd], [], left)[1]):
                 raise ChannelTimeout from None
             continue
-        while written:  # drop what was written: whole views, then the start of the next
-            if written >= views[0].nbytes:
-                written -= views.pop(0).nbytes
+        while written:  # pass what was written: whole views, then the start of the next
+            if written >= views[first].nbytes:
+                written -= views[first].nbytes
+                first += 1
             else:
-                views[0], written = views[0][written:], 0
+                views[first], written = views[first][written:], 0
 
 
 def receive(fd: int, deadline: float | None = None) -> Received:
