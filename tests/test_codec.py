@@ -106,7 +106,13 @@ def _forged_array(dtype: str, shape: list[Any], raw: bytes) -> tuple[dict[str, A
         (({"$": "ndarray", "dtype": "<f8", "shape": [1], "buffer": "0"}, bytes(8)), "do not fill"),
         (({"$": "ndarray", "dtype": "<f8", "shape": [1], "buffer": True}, bytes(8)), "do not fill"),
         (({"$": "ndarray", "dtype": "<f8", "shape": [1]}, bytes(8)), "malformed"),
-        (_forged_array("<f8", [2**20, 2**20], b""), "larger than the limit"),
+        (_forged_array("<f8", [2**20, 2**20], b""), "non-empty axes span"),
+        (_forged_array("<f8", [0, 2**20, 2**20], b""), "non-empty axes span"),  # 0 bytes
+        (_forged_array("<f8", [2**40, 0], b""), "non-empty axes span"),
+        (_forged_array("|b1", [0] + [2**10] * 3, b""), "non-empty axes span"),
+        (_forged_array("<f8", [0, 10**400], b""), "non-empty axes span"),
+        (_forged_array("<f8", [0] * 33, b""), "33 axes"),
+        (_forged_array("<f8", [1] * 10**6, bytes(8)), "axes"),
         (_forged_array("<f8", [-1], b""), "malformed shape"),
         (_forged_array("<f8", [1.5], bytes(8)), "malformed shape"),
         (_forged_array("<f8", "2", bytes(16)), "malformed shape"),
@@ -197,7 +203,7 @@ def test_size_and_depth_are_bounded() -> None:
     with pytest.raises(CodecError, match="nested more than"):
         encode(nested, [])
     matrix: dict[str, Any] = {"$": "Matrix", "rows": 0, "cols": 0, "entries": []}
-    wide = {**matrix, "rows": 1, "cols": MAX_NODES + 1, "entries": [matrix] * (MAX_NODES + 1)}
+    wide = {**matrix, "rows": 1, "cols": MAX_NODES, "entries": [matrix] * MAX_NODES}
     with pytest.raises(CodecError, match="too large"):  # a Matrix counts as a part too
         forged(wide)
     deep = matrix
@@ -210,6 +216,39 @@ def test_size_and_depth_are_bounded() -> None:
     assert through(largest) == largest  # counted alike in the worker and in the grader
     with pytest.raises(CodecError, match="too large"):
         encode(sp.ImmutableMatrix(1, size + 1, [pos] * (size + 1)), [])
+
+
+def test_an_empty_array_is_bounded_by_its_other_axes() -> None:
+    """An array with an empty axis holds no bytes, but what the trusted side derives from its
+    other axes (a broadcast, a table of as many rows) would: they are bounded as if the empty
+    axis held one entry, in both directions."""
+    widest = MAX_ARRAY_BYTES // 8
+    assert through(np.zeros((0, widest))).shape == (0, widest)
+    assert through(np.zeros((widest, 0, 1))).shape == (widest, 0, 1)
+    assert through(np.zeros((0, widest * 8), dtype=np.int8)).shape == (0, widest * 8)
+    for shape in [(0, widest + 1), (0, 2**16, 2**16), (2**40, 0), (0,) * 40]:
+        with pytest.raises(CodecError, match="axes"):
+            encode(np.empty(shape), []) if len(shape) <= 32 else _check_forged_axes(len(shape))
+
+
+def _check_forged_axes(count: int) -> None:
+    forged({"$": "ndarray", "dtype": "<f8", "shape": [0] * count, "buffer": 0}, b"")
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols"),
+    [(0, 10**18), (10**18, 0), (0, MAX_NODES + 1), ("3", 0), (0.0, 0), (-1, -1), (True, 0)],
+    ids=repr,
+)
+def test_a_matrix_shape_is_bounded_with_an_empty_axis(rows: Any, cols: Any) -> None:
+    with pytest.raises(CodecError):
+        forged({"$": "Matrix", "rows": rows, "cols": cols, "entries": []})
+
+
+def test_an_empty_matrix_of_a_reasonable_width_crosses() -> None:
+    assert through(sp.zeros(0, 3)).shape == (0, 3)
+    with pytest.raises(CodecError, match="non-empty axes"):
+        encode(sp.zeros(0, MAX_NODES + 1), [])
 
 
 def test_bytes_are_bounded_as_arrays_are() -> None:

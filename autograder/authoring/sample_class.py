@@ -10,8 +10,8 @@ sample is one of three kinds:
 - `hostile = "PAYLOAD"` (with `function = "NAME"` for a payload placed in a function): the
   reference with one of the shared hostile payloads inserted: the kit's own
   (`autograder/authoring/hostile_payloads/`: exit at import, infinite loop, memory bomb,
-  orphan process, socket, file hunter), and any the course adds or replaces in
-  `assignments/shared/hostile/PAYLOAD.py`.
+  orphan process, socket, file hunter, an empty array of huge axes), and any the course adds
+  or replaces in `assignments/shared/hostile/PAYLOAD.py`.
 
 Each entry says `score`, the parts it loses (`lost`, default none) and what its feedback says
 (`says`: fragments some test that lost points names, in its message or hint). A payload file is

@@ -30,6 +30,9 @@ MAX_NODES = 20_000
 MAX_DEPTH = 100
 MAX_ARRAY_BYTES = 64 * 1024 * 1024
 MAX_ARRAY_DIMENSIONS = 32
+"""NumPy 1's own limit on an array's number of axes."""
+MAX_MATRIX_ENTRIES = MAX_NODES
+"""A SymPy Matrix's rows times columns, its zero axis counted as one (as arrays' are)."""
 ARRAY_DTYPE = re.compile(r"[<>|=](?:[biufc]\d{1,2}|[SU]\d{1,9})")
 """The dtypes that cross: booleans, integers, floats, complex numbers, bytes and text."""
 MAX_INTEGER_BITS = 4_096
@@ -144,6 +147,7 @@ def _encode_array(value: np.ndarray | np.generic, buffers: list[bytes]) -> dict[
         raise CodecError(f"a NumPy array of dtype {array.dtype} (only numbers and text cross)")
     if array.nbytes > MAX_ARRAY_BYTES:
         raise CodecError(f"an array of {array.nbytes} bytes (at most {MAX_ARRAY_BYTES})")
+    _check_shape(array.shape, array.dtype.itemsize)
     tag = "ndarray" if type(value) is np.ndarray else "npscalar"
     buffers.append(array.tobytes())  # C order, whatever the array's own
     return {
@@ -158,6 +162,7 @@ def _encode_sympy(value: Any, budget: _Budget, depth: int, buffers: list[bytes])
     budget.spend(depth)  # a Matrix too, as decoding counts it
     if isinstance(value, sp.MatrixBase):
         rows, cols = value.shape
+        _check_matrix_shape(rows, cols)
         entries = [_encode_sympy(v, budget, depth + 1, buffers) for v in value]
         return {"$": "Matrix", "rows": rows, "cols": cols, "entries": entries}
     if isinstance(value, sp.Symbol) and type(value) is sp.Symbol:
@@ -242,10 +247,9 @@ def _decode_array(data: dict[str, Any], tag: str, received: Buffers) -> Any:
     if type(dtype_text) is not str or not ARRAY_DTYPE.fullmatch(dtype_text):
         raise CodecError("an array of a dtype the grader does not accept")
     dtype = np.dtype(dtype_text)
-    if type(shape) is not list or len(shape) > MAX_ARRAY_DIMENSIONS:
+    if type(shape) is not list or any(type(size) is not int or size < 0 for size in shape):
         raise CodecError("an array with a malformed shape")
-    if any(type(size) is not int or not 0 <= size <= MAX_ARRAY_BYTES for size in shape):
-        raise CodecError("an array with a malformed shape")
+    _check_shape(shape, dtype.itemsize)
     if tag == "npscalar" and shape:
         raise CodecError("a NumPy scalar with a shape")
     size = math.prod(shape) * dtype.itemsize
@@ -266,9 +270,12 @@ def _decode_sympy(data: dict[str, Any], budget: _Budget, depth: int) -> Any:
     tag = data["$"]
     budget.spend(depth)  # a Matrix too: matrices of matrices are bounded like any nesting
     if tag == "Matrix":
-        rows, cols = int(data["rows"]), int(data["cols"])
+        rows, cols = _integer(data["rows"]), _integer(data["cols"])
+        if rows < 0 or cols < 0:
+            raise CodecError("a Matrix whose shape does not match its entries")
+        _check_matrix_shape(rows, cols)
         entries = [_decode_sympy(e, budget, depth + 1) for e in data["entries"]]
-        if rows < 0 or cols < 0 or rows * cols != len(entries):
+        if rows * cols != len(entries):
             raise CodecError("a Matrix whose shape does not match its entries")
         return sp.ImmutableMatrix(rows, cols, entries)
     if tag == "Symbol":
@@ -303,6 +310,39 @@ def _decode_sympy(data: dict[str, Any], budget: _Budget, depth: int) -> Any:
             return SYMPY_OPERATORS[name](*args, evaluate=False)
         return SYMPY_FUNCTIONS[name](*args, evaluate=False)
     raise CodecError(f"an unknown kind of value {short_repr(tag, 80)}")
+
+
+def _check_shape(shape: Sequence[int], itemsize: int) -> None:
+    """Refuse a shape whose bytes are within the limit only because an axis is empty.
+
+    An array of shape (0, 2**20, 2**20) holds no bytes, yet whatever the trusted side derives
+    from its other axes (a broadcast, a table of the same rows and columns, a diagnosis's
+    reshaping) would be terabytes. So the number of axes, each axis, and the product of the
+    non-empty axes times the item size are bounded, each by what a non-empty array may be.
+    """
+    if len(shape) > MAX_ARRAY_DIMENSIONS:
+        raise CodecError(f"an array of {len(shape)} axes (at most {MAX_ARRAY_DIMENSIONS})")
+    bound = MAX_ARRAY_BYTES // max(itemsize, 1)
+    entries = 1
+    for size in shape:
+        entries *= max(size, 1)
+        if entries > bound:  # checked as it grows: a product of 32 huge axes is never formed
+            raise CodecError(
+                f"an array of shape {_shape_text(shape)}: its non-empty axes span more than "
+                f"{bound:,} entries of {itemsize} bytes ({MAX_ARRAY_BYTES >> 20} MiB)"
+            )
+
+
+def _check_matrix_shape(rows: int, cols: int) -> None:
+    if max(rows, 1) * max(cols, 1) > MAX_MATRIX_ENTRIES:
+        raise CodecError(
+            f"a Matrix of {rows} × {cols}: its non-empty axes span more than "
+            f"{MAX_MATRIX_ENTRIES:,} entries"
+        )
+
+
+def _shape_text(shape: Sequence[int]) -> str:
+    return short_repr(tuple(shape), 120)
 
 
 def _choice(value: Any, allowed: set[str]) -> str:
