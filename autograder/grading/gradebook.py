@@ -516,46 +516,141 @@ the merged gradebook, never on a shard, so a shard holding any is refused by `me
 def merge(sources: list[Path], target: Path) -> int:
     """Merge shard gradebooks into the one in `target`: every attempt (the counted one
     counted still), its written answers, and the history of regrades; the shards must agree
-    on each assignment's rubric. Returns the number of attempts in `target`."""
-    hashes: dict[str, str] = {}
-    for source in sources:
-        path = source / FILE_NAME
-        if not path.is_file():
-            raise ConfigError(f"{source} holds no {FILE_NAME}: is it a --out folder of `grade`?")
-        graded_by_people = _tables_with_rows(path, PEOPLE_TABLES)
-        if graded_by_people:
-            raise ConfigError(
-                f"{source} holds grades given by people ({', '.join(graded_by_people)}): "
-                "merge the shards first, then grade written answers and override on the "
-                "merged gradebook"
-            )
+    on each assignment's rubric. Returns the number of attempts in `target`.
+
+    The result does not depend on the order of `sources`: a student held by two shards must be
+    held alike by both (the same attempts, contents, results and counted attempt, as when one
+    shard is merged twice), or the merge is refused naming both shards. What `target` held
+    before is replaced by the shards' results, its earlier grade kept in the history, as a
+    regrade's is."""
+    shards = [_read_shard(source) for source in sources]
+    _refuse_disagreements(shards)
     with Gradebook(target) as merged:
-        for source in sources:
-            path = source / FILE_NAME
-            with Gradebook(source) as shard:
-                for assignment, rubric_hash in shard.assignments().items():
-                    if hashes.setdefault(assignment, rubric_hash) != rubric_hash:
-                        raise ConfigError(
-                            f"{source} graded {assignment} under another rubric than the shards "
-                            "before it: regrade it with the same grading.toml, tests and reference"
-                        )
-                    merged.bind(assignment=assignment, rubric_hash=rubric_hash)
-                for assignment in shard.assignments():
-                    texts = shard.all_sources(assignment)
-                    for entries in shard.attempts(assignment).values():
-                        for entry in entries:
-                            merged.record(
-                                entry,
-                                rubric_hash=hashes[assignment],
-                                kit_version=entry.kit_version,
-                                source=texts.get((entry.student, entry.attempt)),
-                            )
-                        counted = next((e for e in entries if e.counted), entries[-1])
-                        merged.set_counted(assignment, counted.student, counted.attempt)
-                for earlier in shard.history():
-                    merged.add_history(earlier)
-            merged.absorb_written_answers(path)
+        for shard in shards:
+            for assignment, rubric_hash in shard.rubrics.items():
+                merged.bind(assignment=assignment, rubric_hash=rubric_hash)
+        done: set[tuple[str, str]] = set()
+        for shard in shards:
+            for (assignment, student), entries in shard.students.items():
+                if (assignment, student) in done:
+                    continue  # held alike by an earlier shard: _refuse_disagreements said so
+                done.add((assignment, student))
+                for entry in entries:
+                    merged.record(
+                        entry,
+                        rubric_hash=shard.rubrics[assignment],
+                        kit_version=entry.kit_version,
+                        source=shard.texts.get((assignment, entry.student, entry.attempt)),
+                    )
+                counted = next((e for e in entries if e.counted), entries[-1])
+                merged.set_counted(assignment, student, counted.attempt)
+        for shard in shards:
+            for earlier in shard.history:
+                merged.add_history(earlier)
+            merged.absorb_written_answers(shard.folder / FILE_NAME)
         return merged.count()
+
+
+@dataclass(frozen=True)
+class _Shard:
+    """What one shard gradebook holds, read once before anything is written."""
+
+    folder: Path
+    rubrics: dict[str, str]
+    students: dict[tuple[str, str], list[Entry]]
+    """Every attempt, in time order, by (assignment, student)."""
+    texts: dict[tuple[str, str, str], str]
+    history: list[Earlier]
+
+
+def _read_shard(source: Path) -> _Shard:
+    path = source / FILE_NAME
+    if not path.is_file():
+        raise ConfigError(f"{source} holds no {FILE_NAME}: is it a --out folder of `grade`?")
+    graded_by_people = _tables_with_rows(path, PEOPLE_TABLES)
+    if graded_by_people:
+        raise ConfigError(
+            f"{source} holds grades given by people ({', '.join(graded_by_people)}): "
+            "merge the shards first, then grade written answers and override on the "
+            "merged gradebook"
+        )
+    with Gradebook(source) as book:
+        rubrics = book.assignments()
+        students: dict[tuple[str, str], list[Entry]] = {}
+        texts: dict[tuple[str, str, str], str] = {}
+        for assignment in rubrics:
+            for student, entries in book.attempts(assignment).items():
+                students[(assignment, student)] = entries
+            for (student, attempt), text in book.all_sources(assignment).items():
+                texts[(assignment, student, attempt)] = text
+        return _Shard(source, rubrics, students, texts, book.history())
+
+
+def _refuse_disagreements(shards: list[_Shard]) -> None:
+    """Refuse shards that graded an assignment under different rubrics, or hold one student
+    differently: which of them would win must never depend on the order they are named in."""
+    rubric_of: dict[str, tuple[str, Path]] = {}
+    held_by: dict[tuple[str, str], tuple[tuple[object, ...], _Shard]] = {}
+    for shard in shards:
+        for assignment, rubric_hash in shard.rubrics.items():
+            first_hash, first = rubric_of.setdefault(assignment, (rubric_hash, shard.folder))
+            if first_hash != rubric_hash:
+                raise ConfigError(
+                    f"{first} and {shard.folder} graded {assignment} under another rubric: "
+                    "regrade them with the same grading.toml, tests and reference"
+                )
+        for key, entries in shard.students.items():
+            signature = _signature(entries)
+            earlier = held_by.setdefault(key, (signature, shard))
+            if earlier[0] != signature:
+                raise ConfigError(
+                    f"{earlier[1].folder} and {shard.folder} both hold {key[1]!r} of "
+                    f"{key[0]}, with {_difference(earlier[1].students[key], entries)}: grade "
+                    "each student in one shard (--shard keeps a student in one), or remove the "
+                    "stale gradebook, then merge again"
+                )
+
+
+def _signature(entries: list[Entry]) -> tuple[object, ...]:
+    """What a student's attempts are, for comparing two shards: everything but the run that
+    graded them and how long it took."""
+    return tuple(
+        (e.attempt, e.content_hash, e.submitted_at, e.late_penalty, e.counted,
+         _comparable(e.result))
+        for e in entries
+    )  # fmt: skip
+
+
+def _comparable(result: SubmissionResult) -> str:
+    data = result.to_dict()
+    data.pop("duration_s", None)
+    data["tests"] = [{k: v for k, v in t.items() if k != "duration_s"} for t in data["tests"]]
+    return json.dumps(data, sort_keys=True)
+
+
+def _difference(first: list[Entry], second: list[Entry]) -> str:
+    """The first way two shards' attempts of one student differ, in words."""
+    by_attempt = {e.attempt: e for e in second}
+    for entry in first:
+        other = by_attempt.get(entry.attempt)
+        name = f"attempt {entry.attempt!r}" if entry.attempt else "the attempt"
+        if other is None:
+            break
+        if entry.content_hash != other.content_hash:
+            return f"different files as {name}"
+        if _comparable(entry.result) != _comparable(other.result):
+            return (
+                f"different results of {name} ({entry.final_score:g} and "
+                f"{other.final_score:g} points)"
+            )
+        if (entry.submitted_at, entry.late_penalty) != (other.submitted_at, other.late_penalty):
+            return f"different submission times or late penalties for {name}"
+        if entry.counted != other.counted:
+            return "a different attempt counted"
+    return (
+        f"different attempts ({', '.join(repr(e.attempt) for e in first)} and "
+        f"{', '.join(repr(e.attempt) for e in second)})"
+    )
 
 
 def _tables_with_rows(path: Path, names: tuple[str, ...]) -> list[str]:
