@@ -3,7 +3,7 @@
 Each finished submission is written in a transaction of its own (WAL mode), so a grader killed
 at any moment leaves every finished submission recorded and none half-recorded; a re-run skips
 a submission already graded with the same content, rubric and kit version. Shard gradebooks
-merge into one, refusing shards graded under another rubric.
+merge into one, refusing shards graded under another rubric or holding one student differently.
 """
 
 from __future__ import annotations
