@@ -7,7 +7,9 @@ such text harmless for one destination, and does nothing to text that is already
 - `printable`: control characters (escape sequences that move a terminal's cursor, set its
   title or write its clipboard; NUL; BEL) are shown escaped, as `\\x1b`;
 - `xml_text`: characters XML 1.0 forbids are dropped (JUnit files must parse);
-- `spreadsheet_cell`: a cell a spreadsheet would read as a formula gets a leading apostrophe;
+- `spreadsheet_cell`: a cell a spreadsheet would read as a formula gets a leading apostrophe
+  (one way, for files the kit never reads back; the grading sheet, which comes back, is
+  written by autograder.manual.sheet_cells, whose escape undoes exactly);
 - `short_repr`: a value as a message may quote it, bounded however large the value is;
 - `shorten`: a message cut to a width at a word boundary, the cut marked with "…";
 - `file_stem`: a name as a file name in a results folder: bounded in bytes, and never one
@@ -25,7 +27,8 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2
 """C0 and C1 controls but newline and tab, and the Unicode line separators and direction
 overrides that make a terminal show text other than what is there."""
 _XML_ILLEGAL = re.compile(r"[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet reads as the start of a formula."""
 _UNSAFE_IN_NAME = re.compile(
     r'[\x00-\x1f\x7f-\x9f/\\<>:"|?*\u2028\u2029\u202a-\u202e\u2066-\u2069]'
 )
@@ -69,7 +72,7 @@ def xml_text(text: str) -> str:
 
 def spreadsheet_cell(value: Any) -> Any:
     """A CSV cell that no spreadsheet evaluates: text starting like a formula is quoted."""
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
+    if isinstance(value, str) and value.startswith(FORMULA_START):
         return "'" + value
     return value
 

@@ -7,6 +7,7 @@ import contextlib
 import csv
 import io
 import json
+import re
 import zipfile
 from pathlib import Path
 
@@ -131,13 +132,17 @@ def test_the_sheet_has_a_row_per_answer_and_no_formula(
     assert export_sheet(out, spec, sheet) == 3
     rows = _sheet_rows(sheet)
     assert rows[0] == ["assignment", "student", "part", "max_points", "answer", "rubric",
-                       "points", "comment", "version"]  # fmt: skip
+                       "points", "comment", "version", "key"]  # fmt: skip
     assert [row[1] for row in rows[1:]] == ["ada", "ben", "cy"]
     assert rows[1][3:5] == ["2", ANSWERS["ada"]]
     assert rows[2][4] == NO_ANSWER  # a missing answer says so
-    assert rows[3][4] == "'" + HOSTILE_ANSWER  # a formula-like answer stays text
+    # a formula-like answer stays text, and its terminal escapes show as escapes
+    shown = HOSTILE_ANSWER.replace("\x1b", "\\x1b").replace("\x07", "\\x07")
+    assert rows[3][4] == "'" + shown and "\x1b" not in rows[3][4]
     assert rows[1][5] == "2: says a unit vector keeps only the direction; 0: missing."
-    assert [row[6:] for row in rows[1:]] == [["", "", "0"], ["", "", "0"], ["", "", "0"]]
+    assert [row[6:9] for row in rows[1:]] == [["", "", "0"], ["", "", "0"], ["", "", "0"]]
+    keys = [row[9] for row in rows[1:]]
+    assert len(set(keys)) == 3 and all(re.fullmatch(r"k[0-9a-f]{24}", key) for key in keys)
 
 
 def _write_sheet(path: Path, rows: list[list[str]]) -> Path:
@@ -187,7 +192,7 @@ def test_import_then_reimport_replaces(tmp_path: Path, spec: AssignmentSpec) -> 
     assert totals["ada"].manual[0].comment == "=clear"  # the sheet's quote is undone
     exported = tmp_path / "again.csv"
     export_sheet(out, spec, exported)
-    assert [row[6:] for row in _sheet_rows(exported)[1:]] == [
+    assert [row[6:9] for row in _sheet_rows(exported)[1:]] == [
         ["2", "'=clear", "1"], ["0.5", "", "1"], ["", "", "0"]]  # fmt: skip
     assert import_sheet(out, spec, exported, grader="ta").changed == 0  # the same sheet: no-op
     sheet = _write_sheet(tmp_path / "s.csv", [["vectors", "ben", "why_unit", "", ""]])

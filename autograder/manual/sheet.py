@@ -1,28 +1,44 @@
 """The grading spreadsheet: one row per student and written answer, exported and imported.
 
 Export: assignment, student, part, max_points, answer, rubric, and the `points` and `comment`
-people fill in (those already entered filled in). Every cell is a `spreadsheet_cell`, so an
-answer such as `=HYPERLINK(…)` stays text.
+people fill in (those already entered filled in), each grade's `version`, and the row's `key`.
+Every cell is a `sheet_cell` (autograder.manual.sheet_cells): a cell that would start like a
+formula, or with the apostrophe that marks one, gets one apostrophe in front (`=HYPERLINK(…)` is
+written `'=HYPERLINK(…)`), and characters a sheet cannot carry or would hide (NUL and the other
+controls, lone surrogates, direction overrides) are written escaped, as `\x00` or `\u202e`.
+Import reads every cell back with `read_cell`, which undoes exactly that, so every answer,
+student id and comment the gradebook holds comes back as it was. An answer whose cell would be
+longer than SHEET_ANSWER_CHARS is cut in the sheet (a spreadsheet cell holds 32,767 characters;
+the grading page shows all of it); the import never reads the answer.
 
-Export also writes each grade's `version`. An answer longer than SHEET_ANSWER_CHARS is cut in
-the sheet (a spreadsheet cell holds 32,767 characters; the grading page shows all of it).
+The key is a digest of the row's student, part and answer (`row_key`). Import finds a row's
+student by the student cell as read back; when the sheet has keys, the key decides between the
+cell as the kit wrote it and as a spreadsheet that took the leading apostrophe for its own mark
+saved it again (Excel writes `'=1+1` back as `=1+1`, and `''x` as `'x`), and it also names the
+student when the cell matches nobody (a spreadsheet made `007` the number 7). A key that is no
+row's now, on a row that gives a grade, means the student's answer changed after the export: a
+conflict, like a stale version. A student cell naming another graded student than its key is an
+error, never a guess; so is a cell that reads as two graded students in a sheet without keys.
 
 Import: every row is checked before anything is written (points a number in [0, max] or blank,
 a known student and part, no (student, part) twice, a file within bounds); any error is a
 ConfigError naming each bad line, and nothing is written. Otherwise one transaction replaces the
 grades of the rows given: a row's points become the answer's whole grade (its rubric items are
-taken off). A row whose points and comment are unchanged leaves its grade, items included, as
-it is, so exporting and importing is a no-op. Blank points on a row exported blank say nothing
-(the answer keeps whatever grade it has now); blank points on a row exported graded take the
-grade off. A row whose answer was graded again after the export (its version moved on, on the
-grading page or by another import) is a conflict: the import writes nothing and names the line,
-so a sheet never overwrites a newer grade. A sheet without the `version` column (written by
-hand) never takes a grade off, and is checked against nothing.
+taken off). A row whose points and comment are unchanged (the comment read either way above)
+leaves its grade, items included, as it is, so exporting and importing is a no-op. Blank points
+on a row exported blank say nothing (the answer keeps whatever grade it has now); blank points
+on a row exported graded take the grade off. A row whose answer was graded again after the
+export (its version moved on, on the grading page or by another import) is a conflict: the
+import writes nothing and names the line, so a sheet never overwrites a newer grade. A sheet
+without the `version` and `key` columns (written by hand) never takes a grade off, and is
+checked against nothing.
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
+import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,19 +48,21 @@ from autograder.course.rubric import AssignmentSpec, ManualPart
 from autograder.errors import ConfigError
 from autograder.grading.gradebook import Gradebook
 from autograder.grading.written_answers import MAX_ANSWER_CHARS
-from autograder.manual.store import Grade, Item, ManualStore, SheetConflict
+from autograder.manual.sheet_cells import read_cell, readings, sheet_cell
+from autograder.manual.store import Answer, Grade, Item, ManualStore, SheetConflict, answer_digest
 from autograder.manual.totals import grade_points
-from autograder.safe_text import spreadsheet_cell
 
 COLUMNS = (
     "assignment", "student", "part", "max_points", "answer", "rubric", "points", "comment",
-    "version",
+    "version", "key",
 )  # fmt: skip
 SHEET_ANSWER_CHARS = 30_000
 """The most of an answer the sheet holds: a spreadsheet cell's limit is 32,767 characters, and
 an answer of quotes doubles in CSV; the import reads no answer."""
 CUT = "\n[… cut here: the whole answer is on the grading page, `autograder manual serve`]"
 NO_ANSWER = "(no answer: the submission held none)"
+KEY_HEX_DIGITS = 24
+"""96 bits of a row's key: no two rows of a class share one by chance."""
 SHEET_BOUNDS = Bounds(
     max_bytes=64 * 2**20,
     max_lines=2_000_001,
@@ -72,21 +90,44 @@ def export_sheet(folder: Path, spec: AssignmentSpec, target: Path) -> int:
         for student in students:
             for part in spec.manual:
                 answer = answers.get((student, part.name))
-                text = answer.text if answer and answer.text is not None else NO_ANSWER
-                if len(text) > SHEET_ANSWER_CHARS:
-                    text = text[: SHEET_ANSWER_CHARS - len(CUT)] + CUT
                 grade = grades.get((student, part.name))
+                version = grade.version if grade is not None else 0
                 if grade is not None and grade.answer_changed:
                     grade = None  # given to an earlier answer: this one is not graded yet
                 points = "" if grade is None else _number(grade_points(grade, items, part.points))
-                version = (
-                    grades[student, part.name].version if (student, part.name) in grades else 0
-                )
-                cells = [spec.name, student, part.name, _number(part.points), text, part.rubric,
-                         points, grade.comment if grade else "", version]  # fmt: skip
-                writer.writerow([spreadsheet_cell(cell) for cell in cells])
+                head = [spec.name, student, part.name, _number(part.points)]
+                tail = [part.rubric, points, grade.comment if grade else "", str(version)]
+                key = row_key(spec.name, student, part.name, answer)
+                writer.writerow([*map(sheet_cell, head), _answer_cell(answer),
+                                 *map(sheet_cell, tail), key])  # fmt: skip
                 rows += 1
     return rows
+
+
+def _answer_cell(answer: Answer | None) -> str:
+    """The answer as the sheet shows it, cut to SHEET_ANSWER_CHARS (never inside an escape)."""
+    if answer is None or answer.text is None:
+        return NO_ANSWER
+    cell = sheet_cell(answer.text)
+    if len(cell) <= SHEET_ANSWER_CHARS:
+        return cell
+    room = SHEET_ANSWER_CHARS - len(CUT)
+    shortest, longest = 0, min(len(answer.text), room)  # the cell of a beginning grows with it
+    while shortest < longest:
+        middle = (shortest + longest + 1) // 2
+        if len(sheet_cell(answer.text[:middle])) <= room:
+            shortest = middle
+        else:
+            longest = middle - 1
+    return sheet_cell(answer.text[:shortest]) + CUT
+
+
+def row_key(assignment: str, student: str, part: str, answer: Answer | None) -> str:
+    """A row's key: a digest of its student and part and of the answer it shows. The import
+    finds the row by it (whatever a spreadsheet did to the student cell) and sees by it that the
+    answer is still the one that counts. A letter then hex digits: never a number or a date."""
+    named = json.dumps([assignment, student, part, answer_digest(answer)])
+    return "k" + hashlib.sha256(named.encode("ascii")).hexdigest()[:KEY_HEX_DIGITS]
 
 
 def _number(value: float) -> str:
@@ -100,11 +141,23 @@ class Imported:
     changed: int
 
 
-def _unquoted(cell: str) -> str:
-    """A cell as written before `spreadsheet_cell` quoted it."""
-    if cell.startswith("'") and cell[1:2] in ("=", "+", "-", "@", "\t", "\r"):
-        return cell[1:]
-    return cell
+@dataclass(frozen=True)
+class _SheetRow:
+    """A row that says something: the grade to write, unless the gradebook holds it already."""
+
+    student: str
+    part: str
+    points: float | None
+    comment: str
+    comment_readings: tuple[str, ...]
+    """The comment as the kit wrote it, or as a spreadsheet saved it again: either is unchanged."""
+
+
+@dataclass(frozen=True)
+class _Identity:
+    student: str
+    answer_changed: bool = False
+    """The row's key names this student's answer as it was: another one counts now."""
 
 
 def import_sheet(folder: Path, spec: AssignmentSpec, sheet: Path, *, grader: str) -> Imported:
@@ -118,45 +171,52 @@ def import_sheet(folder: Path, spec: AssignmentSpec, sheet: Path, *, grader: str
         raise ConfigError(f"{sheet}:1: the header has no column {', '.join(missing)}")
     students = set(students_of(folder, spec))
     parts = {p.name: p for p in spec.manual}
+    with ManualStore(folder) as store:
+        answers = store.answers(spec.name)
+    keys = {row_key(spec.name, s, p, answers.get((s, p))): (s, p) for s in students for p in parts}
     problems: list[str] = []
     seen: dict[tuple[str, str], int] = {}
-    grades: list[tuple[str, str, float | None, str]] = []
+    grades: list[_SheetRow] = []
     versions: dict[tuple[str, str], int] = {}
     has_versions = "version" in header
     for row in rows[1:]:
         if not any(cell.strip() for cell in row.cells):
             continue
-        cells = {k: _unquoted(v) for k, v in zip(header, row.cells, strict=False)}
+        written = dict(zip(header, row.cells, strict=False))
+        cells = {column: read_cell(cell) for column, cell in written.items()}
         where = f"{sheet}:{row.line}"
-        student, name = cells.get("student", ""), cells.get("part", "").strip()
         assignment = cells.get("assignment", spec.name).strip()
         if assignment != spec.name:
-            problems.append(f"{where}: assignment {assignment!r} is not {spec.name!r}")
+            problems.append(f"{where}: assignment {assignment[:80]!r} is not {spec.name!r}")
             continue
-        if student not in students:
-            problems.append(f"{where}: no graded student {student[:80]!r} in {spec.name}")
-            continue
+        name = cells.get("part", "").strip()
         part = parts.get(name)
         if part is None:
             known = ", ".join(parts) or "none"
             problems.append(f"{where}: no manual part {name[:80]!r} (known: {known})")
             continue
+        key = written.get("key", "").strip()
+        found = _identify(written.get("student", ""), name, key, students, keys, spec.name)
+        if isinstance(found, str):
+            problems.append(f"{where}: {found}")
+            continue
+        student = found.student
         if (student, name) in seen:
             problems.append(
                 f"{where}: {student[:80]!r} {name} is already on line {seen[student, name]}"
             )
             continue
         seen[student, name] = row.line
-        written = cells.get("points", "").strip()
+        written_points = cells.get("points", "").strip()
         points: float | None = None
-        if written:
+        if written_points:
             try:
-                points = float(written)
+                points = float(written_points)
             except ValueError:
                 points = math.nan
             if not math.isfinite(points) or not 0 <= points <= part.points:
                 problems.append(
-                    f"{where}: points {written[:40]!r} must be a number from 0 to "
+                    f"{where}: points {written_points[:40]!r} must be a number from 0 to "
                     f"{part.points:g} (or blank: not graded yet)"
                 )
                 continue
@@ -166,9 +226,16 @@ def import_sheet(folder: Path, spec: AssignmentSpec, sheet: Path, *, grader: str
             continue
         if points is None and (not has_versions or int(exported) == 0):
             continue  # exported blank, left blank: the sheet says nothing of this answer
+        if found.answer_changed:
+            problems.append(
+                f"{where}: {student[:80]!r} {name}: the answer that counts changed after this "
+                "sheet was exported (a new submission); export the sheet again"
+            )
+            continue
         if has_versions:
             versions[student, name] = int(exported)
-        grades.append((student, name, points, cells.get("comment", "")))
+        comment = written.get("comment", "")
+        grades.append(_SheetRow(student, name, points, read_cell(comment), readings(comment)))
     if problems:
         shown = problems[:20] + ([f"… and {len(problems) - 20} more"] if len(problems) > 20 else [])
         raise ConfigError(
@@ -177,7 +244,8 @@ def import_sheet(folder: Path, spec: AssignmentSpec, sheet: Path, *, grader: str
     with ManualStore(folder) as store:
         current = store.grades(spec.name)
         items = {i.id: i for i in store.items(spec.name)}
-        changes = [row for row in grades if not _unchanged(row, current, items, parts)]
+        changes = [(row.student, row.part, row.points, row.comment) for row in grades
+                   if not _unchanged(row, current, items, parts)]  # fmt: skip
         try:
             changed = store.replace_grades(spec.name, changes, grader, versions=versions)
         except SheetConflict as conflict:
@@ -194,16 +262,53 @@ def import_sheet(folder: Path, spec: AssignmentSpec, sheet: Path, *, grader: str
     return Imported(len(grades), changed)
 
 
+def _identify(
+    cell: str,
+    part: str,
+    key: str,
+    students: set[str],
+    keys: dict[str, tuple[str, str]],
+    assignment: str,
+) -> _Identity | str:
+    """The student a row grades, or what is wrong. The student cell is compared as read back
+    (`readings`: as the kit wrote it, or as a spreadsheet that dropped its apostrophe saved it);
+    the key, when the row has one, decides between readings and tells a changed answer."""
+    read = readings(cell)
+    known = [text for text in read if text in students]
+    exported = keys.get(key) if key else None
+    if exported is not None:
+        student, exported_part = exported
+        if exported_part != part:
+            return f"the row was exported for part {exported_part!r}, not {part!r}"
+        if student in read or not known:  # none known: a spreadsheet made `007` a number, 7
+            return _Identity(student)
+        return (
+            f"the student cell reads {known[0][:80]!r} but the row was exported for "
+            f"{student[:80]!r}"
+        )
+    if len(known) == 1:
+        return _Identity(known[0], answer_changed=bool(key))
+    if not known:
+        return f"no graded student {read[0][:80]!r} in {assignment}"
+    return (
+        f"the student cell may read {known[0][:80]!r} or {known[1][:80]!r} (a spreadsheet may "
+        "have dropped its leading apostrophe): the exported sheet's `key` column tells"
+    )
+
+
 def _unchanged(
-    row: tuple[str, str, float | None, str],
+    row: _SheetRow,
     current: dict[tuple[str, str], Grade],
     items: dict[int, Item],
     parts: dict[str, ManualPart],
 ) -> bool:
     """The row says what the gradebook holds already (its items then stay applied)."""
-    student, part, points, comment = row
-    grade = current.get((student, part))
+    grade = current.get((row.student, row.part))
     if grade is None or grade.answer_changed:  # a grade of an earlier answer is no grade
-        return points is None
-    now = grade_points(grade, items, parts[part].points)
-    return points is not None and math.isclose(points, now) and comment == grade.comment
+        return row.points is None
+    now = grade_points(grade, items, parts[row.part].points)
+    return (
+        row.points is not None
+        and math.isclose(row.points, now)
+        and grade.comment in row.comment_readings
+    )

@@ -132,7 +132,7 @@ class OverrideChange:
     reason: str
 
 
-def _digest(answer: Answer | None) -> str:
+def answer_digest(answer: Answer | None) -> str:
     """What a grade remembers of the answer it was given to (the text of the attempt that
     counted then; "" for none)."""
     text = answer.text if answer is not None else None
@@ -223,7 +223,7 @@ class ManualStore:
         now_counted = self._answers(self._db, assignment)
         return {
             (s, p): Grade(s, p, adj, c, tuple(applied.get((s, p), ())), v, g, at,
-                          digest != _digest(now_counted.get((s, p))))
+                          digest != answer_digest(now_counted.get((s, p))))
             for s, p, adj, c, v, g, at, digest in rows.fetchall()
         }  # fmt: skip
 
@@ -242,7 +242,7 @@ class ManualStore:
             "SELECT item FROM manual_applied WHERE assignment = ? AND student = ? AND part = ? "
             "ORDER BY item", key).fetchall())  # fmt: skip
         answer = self._answers(db, assignment, student, part).get((student, part))
-        changed = row[5] != _digest(answer)
+        changed = row[5] != answer_digest(answer)
         return Grade(student, part, row[0], row[1], items, row[2], row[3], row[4], changed)
 
     def save_grade(
@@ -273,7 +273,7 @@ class ManualStore:
         adjustment: float, comment: str, items: tuple[int, ...], version: int, grader: str,
     ) -> None:  # fmt: skip
         key = (assignment, student, part)
-        graded = _digest(self._answers(db, assignment, student, part).get((student, part)))
+        graded = answer_digest(self._answers(db, assignment, student, part).get((student, part)))
         db.execute(
             "INSERT OR REPLACE INTO manual_grades VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (*key, adjustment, storable(comment[:MAX_COMMENT_CHARS]), version,
