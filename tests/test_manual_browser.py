@@ -8,70 +8,19 @@ import contextlib
 import csv
 import io
 import re
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from browser import ARTIFACTS, FLAGS, axe_violations, chromium_or_skip
+from browser import ARTIFACTS, axe_violations
 from manual_class import ROSTER, build_class
+from manual_page import grading_server, local_browser
 from playwright.sync_api import expect
 
 from autograder.after_grading.student_feedback import feedback_path
 from autograder.cli import main
 from autograder.course.course import Course
 from autograder.course.rubric import AssignmentSpec
-from autograder.manual.server import bound_socket, create_app, new_token
 from autograder.manual.totals import class_totals
-
-
-@contextlib.contextmanager
-def grading_server(out: Path, spec: AssignmentSpec) -> Iterator[tuple[str, str]]:
-    """The grading page served on a free port of 127.0.0.1 in a thread: (origin, token)."""
-    import uvicorn
-
-    sock = bound_socket(0)
-    origin = f"http://127.0.0.1:{sock.getsockname()[1]}"
-    token = new_token()
-    app = create_app(out, spec, token=token, origin=origin, grader="ta")
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    try:
-        yield origin, token
-    finally:
-        server.should_exit = True
-        thread.join(timeout=30)
-        sock.close()
-
-
-@contextlib.contextmanager
-def local_browser(origin: str) -> Iterator[Any]:
-    """Chromium that loads `origin` alone; every other address is refused and recorded."""
-    from playwright.sync_api import sync_playwright
-
-    executable = chromium_or_skip()
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=FLAGS)
-        refused: list[str] = []
-
-        def context() -> Any:
-            made = browser.new_context(viewport={"width": 1200, "height": 900})
-
-            def only_local(route: Any) -> None:
-                if route.request.url.startswith(origin + "/"):
-                    route.continue_()
-                else:
-                    refused.append(route.request.url)
-                    route.abort()
-
-            made.route("**/*", only_local)
-            return made
-
-        try:
-            yield context, refused
-        finally:
-            browser.close()
 
 
 def _open(context: Any, origin: str, token: str) -> tuple[Any, list[str]]:
@@ -81,6 +30,8 @@ def _open(context: Any, origin: str, token: str) -> tuple[Any, list[str]]:
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"{origin}/?token={token}", wait_until="load")
     expect(page.locator("#progress")).to_have_text(re.compile(r"^Answer 1 of 3;"))
+    assert page.url == f"{origin}/"  # the token left the address bar
+    assert page.title().startswith("Grading written answers: Vectors: scaling")  # from /api/state
     return page, errors
 
 
@@ -159,9 +110,11 @@ def test_grading_with_the_keyboard_alone(
         assert "Yours: 2 points" in conflict and "Nothing was overwritten." in conflict
         assert other.is_visible("#conflict")
 
-        # without the token, the page is refused
+        # without the token, the page says where to find it and shows no answer
         stranger = context().new_page()
-        assert stranger.goto(f"{origin}/").status == 403
+        assert stranger.goto(f"{origin}/").status == 200
+        expect(stranger.locator("#progress")).to_have_text(re.compile("needs its token"))
+        assert stranger.inner_text("#answer-text") == ""
 
     totals = class_totals(out, spec)
     assert [totals[s].manual[0].points for s in ("ada", "ben", "cy")] == [1.5, 1.5, 1.0]

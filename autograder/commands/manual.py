@@ -98,8 +98,9 @@ def run_import(args: argparse.Namespace) -> int:
 
 def run_serve(args: argparse.Namespace) -> int:
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401  (the extra itself, whatever was imported before)
 
+        from autograder.manual.bounded import serve
         from autograder.manual.server import bound_socket, create_app, new_token
     except ImportError:
         raise ConfigError(INSTALL) from None
@@ -111,8 +112,7 @@ def run_serve(args: argparse.Namespace) -> int:
     app = create_app(args.folder, spec, token=token, origin=origin, grader=_grader(args))
     print(printable(f"grading {spec.name}: open {origin}/?token={token}"), flush=True)
     print("press Ctrl+C to stop", flush=True)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
-    server.run(sockets=[sock])
+    serve(app, sock)
     return EXIT_OK
 
 

@@ -3,9 +3,9 @@
 Stages, one module each: autograder.grading.written_answers reads each manual part's answer from
 a submission at grading time (trusted process, the submission reader's bounds); `store` keeps
 grades, rubric items and overrides in tables of their own in the gradebook file; `sheet` exports
-and imports the grading spreadsheet; `server` is the grading page; `totals` computes each
-student's total, the one function every output (gradebook CSV, LMS file, feedback, class report)
-reads.
+and imports the grading spreadsheet; `server` is the grading page, `render` its inert answers,
+`bounded` the limits it is served within; `totals` computes each student's total, the one
+function every output (gradebook CSV, LMS file, feedback, class report) reads.
 
 The grading model (as Gradescope's rubrics): an answer's points are its own adjustment plus the
 points of the rubric items applied to it, clamped to [0, max]; an item's points may be negative;

@@ -1,18 +1,31 @@
 """The grading page for teaching assistants: one written answer at a time, on 127.0.0.1 only.
 
-Built on Starlette, served by uvicorn: a small, maintained ASGI toolkit with no ORM or template
-engine to carry, whose TestClient lets the tests send any request (a forged origin, no token)
-without a browser; no HTTP parsing is written here.
+Built on Starlette, served by uvicorn with bounds on connections, time and logs (bounded.py):
+a small, maintained ASGI toolkit whose TestClient lets the tests send any request (a forged
+origin, no token) without a browser; no HTTP parsing is written here.
 
-Security, in the order a request meets it:
-- the Host header must be the server's own address (no DNS rebinding);
-- the token: `?token=` once in the address (as Jupyter does), then an HttpOnly SameSite=Strict
-  cookie; any request without it gets 403;
-- a state-changing request is a POST of JSON carrying the token in `X-Autograder-Token` and an
-  Origin (or Referer) that is the server's own; any other gets 403;
-- every response forbids inline script, framing and sniffing (CSP, X-Content-Type-Options,
-  frame-ancestors 'none') and sends no referrer; the page's script and style are static files
-  of this package, student text is put in the page as text, answers as sanitised HTML (render.py).
+Why the token stays with the page. A browser scopes cookies by host, not by port, and SameSite
+counts every port of 127.0.0.1 as the same site: a cookie would go to any other local server
+that a link in a student's answer points at. So there is no cookie, nor anything else the
+browser sends by itself:
+- the grader opens `/?token=...` once (as printed); the page, a static file with no token and
+  no student data, takes the token from its address into sessionStorage (kept per origin, port
+  included, and per tab) and removes it from the address bar;
+- every request for data and every save carries it in the `X-Autograder-Token` header; any
+  request but for the page and its static files gets 403 without it. A script of another
+  origin cannot add that header without a CORS preflight, which is refused (no
+  Access-Control-Allow-* header is ever sent), so it can neither read an answer nor save a
+  grade, with or without credentials;
+- links in students' answers are shown as text, never as links (render.py), so an answer cannot
+  lead the grading tab elsewhere.
+
+In the order a request meets it: the Host header must be the server's own (no DNS rebinding);
+a request for anything but the page and its static files needs the token header, and neither
+an Origin nor a Sec-Fetch-Site naming another origin; a change is a POST of JSON, at most
+MAX_BODY_BYTES, whose Origin (or Referer) is the server's own.
+Every response forbids inline script, framing and sniffing (CSP, X-Content-Type-Options,
+frame-ancestors 'none'), sends no referrer, and keeps other origins' windows away from the page
+(Cross-Origin-Opener-Policy, Cross-Origin-Resource-Policy); answers go in as sanitised HTML.
 
 Concurrent graders: each grade and rubric item has a version; a save naming a stale one is
 answered 409 with the current value, which the page shows beside the grader's own.
@@ -20,7 +33,6 @@ answered 409 with the current value, which the page shows beside the grader's ow
 
 from __future__ import annotations
 
-import html
 import json
 import math
 import secrets
@@ -40,7 +52,6 @@ from starlette.responses import (
     HTMLResponse,
     JSONResponse,
     PlainTextResponse,
-    RedirectResponse,
     Response,
 )
 from starlette.routing import Mount, Route
@@ -53,9 +64,6 @@ from autograder.manual.store import Conflict, Grade, Item, ManualStore
 from autograder.manual.totals import grade_points
 from autograder.safe_text import storable
 
-COOKIE = "autograder_manual"
-"""The cookie's name, followed by the port: a browser shares 127.0.0.1's cookies across its
-ports, so two servers (two assignments, two graders on one machine) keep a cookie each."""
 TOKEN_HEADER = "x-autograder-token"
 STATIC = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 64 * 1024
@@ -67,6 +75,8 @@ HEADERS = {
     "Referrer-Policy": "no-referrer",
     "X-Frame-Options": "DENY",
     "Cache-Control": "no-store",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
 }
 
 
@@ -82,7 +92,6 @@ def create_app(
     store = ManualStore(folder)
     parts = {p.name: p for p in spec.manual}
     host = urlsplit(origin).netloc
-    cookie = f"{COOKIE}_{urlsplit(origin).port or 0}"
 
     async def state(request: Request) -> Response:
         answers = store.answers(spec.name)
@@ -171,20 +180,18 @@ def create_app(
     async def _checked(request: Request, call_next: RequestResponseEndpoint) -> Response:
         if request.headers.get("host") != host:
             return _refusal(403, "this server answers at its own address only")
-        given = request.query_params.get("token")
-        if given is not None and _same(given, token):
-            if request.method != "GET":
-                return _refusal(403, "the token goes in a header, not the address, of a POST")
-            landing = RedirectResponse(request.url.path, status_code=303)
-            landing.set_cookie(cookie, token, httponly=True, samesite="strict", path="/")
-            return landing
-        if not _same(request.cookies.get(cookie, ""), token):
+        path = request.scope["path"]
+        if path == "/" or path.startswith("/static/"):
+            return await call_next(request)  # the page and its static files: nothing secret
+        if not _same(request.headers.get(TOKEN_HEADER, ""), token):
             return _refusal(403, "open the address with ?token= that `manual serve` printed")
+        if request.headers.get("origin", origin) != origin or request.headers.get(
+            "sec-fetch-site", "same-origin"
+        ) not in ("same-origin", "none"):
+            return _refusal(403, "answers are for this page only")
         if request.method not in ("GET", "HEAD"):
             if request.method != "POST" or not _same_origin(request, origin):
                 return _refusal(403, "a change must come from this page")
-            if not _same(request.headers.get(TOKEN_HEADER, ""), token):
-                return _refusal(403, "a change must carry the token header")
             if request.headers.get("content-type", "").split(";")[0] != "application/json":
                 return _refusal(415, "send JSON")
             length = request.headers.get("content-length", "0")
@@ -193,8 +200,7 @@ def create_app(
         return await call_next(request)
 
     async def page(request: Request) -> Response:
-        title = html.escape(f"{spec.title} ({spec.name})")
-        return HTMLResponse(PAGE.replace("{token}", token).replace("{title}", title))
+        return HTMLResponse(PAGE)
 
     app = Starlette(
         routes=[

@@ -2,7 +2,23 @@
 // textContent; an answer's HTML comes sanitised from the server (render.py).
 "use strict";
 
-const token = document.querySelector('meta[name="autograder-token"]').content;
+// The token: from the address once (?token=, as `manual serve` printed it), then from this
+// tab's sessionStorage, which no other origin (another port included) can read. It leaves the
+// address bar at once and travels only in a header of this page's own requests: no cookie, so
+// nothing reaches another local server by itself.
+const TOKEN_KEY = "autograder-token";
+const token = (() => {
+  const address = new URL(window.location.href);
+  const given = address.searchParams.get("token");
+  if (given) {
+    window.sessionStorage.setItem(TOKEN_KEY, given);
+    address.searchParams.delete("token");
+    window.history.replaceState(null, "", address.pathname + address.search + address.hash);
+  }
+  return window.sessionStorage.getItem(TOKEN_KEY) || "";
+})();
+const NO_TOKEN = "This page needs its token: open the address that `autograder manual serve` " +
+  "printed (the one ending in ?token=).";
 const $ = (id) => document.getElementById(id);
 let data = null;
 let index = 0;
@@ -15,7 +31,7 @@ async function post(path, body) {
     method: "POST",
     headers: { "Content-Type": "application/json", "X-Autograder-Token": token },
     body: JSON.stringify(body),
-    credentials: "same-origin",
+    credentials: "omit",
   });
   let payload = null;
   try { payload = await response.json(); } catch (error) { payload = null; }
@@ -23,8 +39,15 @@ async function post(path, body) {
 }
 
 async function load(keep) {
-  const response = await fetch("/api/state", { credentials: "same-origin" });
+  if (!token) { $("progress").textContent = NO_TOKEN; return; }
+  const response = await fetch("/api/state", {
+    headers: { "X-Autograder-Token": token },
+    credentials: "omit",
+  });
+  if (response.status === 403) { $("progress").textContent = NO_TOKEN; return; }
   data = await response.json();
+  $("title").textContent = `Written answers: ${data.title} (${data.assignment})`;
+  document.title = `Grading written answers: ${data.title} (${data.assignment})`;
   if (!keep) index = 0;
   show();
 }
