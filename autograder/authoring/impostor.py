@@ -2,12 +2,16 @@
 
 `autograder validate` grades it to prove that no test credits an answer for its shape or for a
 property a constant also has (equivariance, consistency across lengths, an empty result). Every
-public function of the reference is wrapped: it still runs (so the impostor knows the shape and
-dtype of the right answer), then its result is replaced by a fixed value of the same form: the
-identity for a square matrix (a stack of them for a batch), 0.5 in every entry of any other
-array, a scalar 0.5, SymPy's 1/2, an empty string; lists and tuples keep their length with their
-items replaced. A call the reference refuses (an exception) returns a 0-d array instead of
+public function of the reference is wrapped: the reference still runs (so the impostor knows the
+shape and dtype of the right answer), then its result is replaced by a fixed value of the same
+form: the identity for a square matrix (a stack of them for a batch), 0.5 in every entry of any
+other array, a scalar 0.5, SymPy's 1/2, an empty string; lists and tuples keep their length with
+their items replaced. A call the reference refuses (an exception) returns a 0-d array instead of
 raising, and every public constant (a proof, a table) is replaced the same way.
+
+The reference that tells the shape runs in a pristine copy of the module's namespace (ORACLE),
+so that a function calling another public function learns its shape from the reference of that
+one too, not from its impostor (which would fail, and hide the function's own impostor).
 """
 
 from __future__ import annotations
@@ -15,6 +19,32 @@ from __future__ import annotations
 import types
 
 IMPOSTOR_NAME = "constant_impostor"
+
+ORACLE = """
+
+# autograder validate: the reference, kept whole in a namespace of its own, tells each impostor
+# the right answer's shape; the module's own names are then replaced
+import types as _impostor_types
+
+_impostor_module = globals()
+_impostor_pristine = dict(_impostor_module)
+for _impostor_key, _impostor_function in list(_impostor_pristine.items()):
+    if (
+        isinstance(_impostor_function, _impostor_types.FunctionType)
+        and _impostor_function.__globals__ is _impostor_module
+    ):
+        _impostor_copy = _impostor_types.FunctionType(
+            _impostor_function.__code__,
+            _impostor_pristine,
+            _impostor_function.__name__,
+            _impostor_function.__defaults__,
+            _impostor_function.__closure__,
+        )
+        _impostor_copy.__kwdefaults__ = _impostor_function.__kwdefaults__
+        _impostor_pristine[_impostor_key] = _impostor_copy
+"""
+"""Source appended to the reference: `_impostor_pristine[name]` is the reference's function,
+calling the reference's other functions whatever the module's names become."""
 
 _WRAPPER = """
 
@@ -48,7 +78,9 @@ def _impostor_value(value):
     return value
 
 
-def _impostor(function):
+def _impostor(name):
+    function = _impostor_pristine[name]
+
     def impostor(*args, **kwargs):
         try:
             value = function(*args, **kwargs)
@@ -63,7 +95,7 @@ def _impostor(function):
 for _impostor_name in {names!r}:
     _impostor_original = globals()[_impostor_name]
     globals()[_impostor_name] = (
-        _impostor(_impostor_original)
+        _impostor(_impostor_name)
         if callable(_impostor_original)
         else _impostor_value(_impostor_original)
     )
@@ -86,6 +118,11 @@ def graded_names(reference: types.ModuleType) -> list[str]:
     return sorted(names)
 
 
+def graded_functions(reference: types.ModuleType) -> list[str]:
+    """The reference's public functions alone (its graded names that can be called)."""
+    return [name for name in graded_names(reference) if callable(getattr(reference, name))]
+
+
 def impostor_source(solution: str, reference: types.ModuleType) -> str:
     """The reference's `solution` source with every graded name turned into the impostor."""
-    return solution + _WRAPPER.format(names=graded_names(reference))
+    return solution + ORACLE + _WRAPPER.format(names=graded_names(reference))

@@ -5,7 +5,10 @@ as a submission (the reference with that one function or constant replaced: it m
 in its own part and nowhere else, and receive its own hint), and the correct alternative styles
 of the sample class (its `correct_*` samples: full marks, whatever the style), and
 the constant impostor (impostor.py: every function returns a fixed value of the right shape),
-which must score 0 in every part: a test that credits it gives points for garbage. An
+which must score 0 in every part: a test that credits it gives points for garbage; and the
+trivial impostors (trivial_impostors.py: a function that returns its input, the identity, or
+the assignment's own computation without its new ingredient), one function at a time and all at
+once, which must earn nothing in the tests of the functions they fake. An
 independent corpus (corpus.py), when the assignment has one, is graded too and summed up in one
 row: its correct styles full marks, its mistakes named at the promised rate, no hint misleading.
 """
@@ -22,6 +25,7 @@ from autograder.authoring import corpus
 from autograder.authoring.impostor import IMPOSTOR_NAME, impostor_source
 from autograder.authoring.sample_class import sample_class, write_samples
 from autograder.authoring.solutions import solution_source
+from autograder.authoring.trivial_impostors import load_declaration, trivial_impostors
 from autograder.authoring.variants import replaced_function
 from autograder.course.assignment import Assignment
 from autograder.grading.diagnose import Misconception
@@ -56,6 +60,8 @@ class _Case:
     expected: str
     misconception: Misconception | None = None
     variant: corpus.Variant | None = None
+    faked: tuple[str, ...] = ()
+    """A trivial impostor's functions: its tests must give it nothing."""
 
 
 def validate(
@@ -70,7 +76,7 @@ def validate(
                 case
                 for case in cases
                 if case.name in only
-                or case.name.split(": ")[-1] in only
+                or any(segment in only for segment in case.name.split(": "))
                 or (case.variant is not None and "corpus" in only)
             ]
         size = max(1, min(jobs, len(cases)))
@@ -122,6 +128,13 @@ def _cases(assignment: Assignment, catalogue: Sequence[Misconception], folder: P
     impostor = folder / f"{IMPOSTOR_NAME}.py"
     impostor.write_text(impostor_source(solution, assignment.load_reference()), encoding="utf-8")
     cases.append(_Case(f"impostor: {IMPOSTOR_NAME}", impostor, ZERO_EVERYWHERE))
+    declaration = load_declaration(assignment)
+    for trivial in trivial_impostors(solution, assignment.load_reference(), declaration):
+        path = folder / "trivial" / f"{trivial.file_stem}.py"
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(trivial.source, encoding="utf-8")
+        expected = "no credit for " + ("any" if len(trivial.faked) > 1 else trivial.faked[0])
+        cases.append(_Case(trivial.name, path, expected, faked=trivial.faked))
     styles = [s for s in sample_class(assignment) if s.name.startswith("correct_")]
     for path in write_samples(styles, folder / "styles"):
         cases.append(_Case(f"style: {path.stem}", path, "full marks"))
@@ -144,11 +157,30 @@ def _judge(case: _Case, result: SubmissionResult) -> CaseVerdict:
     elif case.expected == ZERO_EVERYWHERE and result.score > 0:
         credited = [t.nodeid for t in result.tests if t.score > 0]
         problem = f"{len(credited)} test(s) credit a constant: {', '.join(credited)}"
+    elif case.faked:
+        return _judge_trivial(case, result)
     elif case.misconception is not None:
         problem = _judge_variant(case.misconception, result, hints)
     own = case.misconception
     shown = next((h for h in hints if own and own.summary in h), hints[0] if hints else "")
     return CaseVerdict(case.name, case.expected, result.score, result.max_score, shown, problem)
+
+
+def _judge_trivial(case: _Case, result: SubmissionResult) -> CaseVerdict:
+    """A trivial impostor earns nothing in the tests of the functions it fakes (a test is of
+    the function the grader says it is about); its score shown is what those tests gave it."""
+    faked = [t for t in result.tests if t.function in case.faked]
+    credited = [t for t in faked if t.score > 0]
+    problem = (
+        f"{len(credited)} test(s) credit {case.name.removeprefix('impostor: ')}: "
+        + ", ".join(t.nodeid for t in credited)
+        if credited
+        else None
+    )
+    score = sum(t.score for t in credited)
+    return CaseVerdict(
+        case.name, case.expected, score, sum(t.max_score for t in faked), "", problem
+    )
 
 
 def _judge_variant(

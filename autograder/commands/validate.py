@@ -45,9 +45,11 @@ def run(args: argparse.Namespace) -> int:
 COMMAND = Command(
     name="validate",
     help="prove the tests: reference full, stubs zero, every known mistake caught (CI)",
-    description="Grade the reference, the stubs, every catalogued misconception and the "
-    "correct alternative styles through the real grading path, print the table, and exit 1 "
-    "on any mismatch.",
+    description="Grade the reference, the stubs, every catalogued misconception, the "
+    "correct alternative styles and the impostors (a constant of the right shape; a function "
+    "that returns its input, the identity, or the assignment's impostors.py: the computation "
+    "without its new ingredient) through the real grading path, print the table, and exit 1 "
+    "on any mismatch: a test that credits an impostor is named.",
     add_arguments=add_arguments,
     run=run,
 )

@@ -13,6 +13,8 @@ An assignment called NAME is, by convention (the README's "how to add an assignm
     assignments/NAME/notebook.py          optional: the notebook's source (jupytext percent)
     assignments/NAME/sample_class/        optional: submissions `validate` and `make demo` grade
     assignments/NAME/independent_corpus.py optional: VARIANTS from public code (corpus.py)
+    assignments/NAME/impostors.py         optional: TRIVIAL, each function without the
+                                          assignment's new ingredient (trivial_impostors.py)
     assignments/shared/                   optional: course-level knowledge of one mathematical
                                           object, imported by several assignments' instructor
                                           files as `from shared.TOPIC import …`
@@ -48,9 +50,11 @@ WARM_UP_FILE = "warm_up.py"
 NOTEBOOK_SOURCE = "notebook.py"
 SAMPLE_CLASS = "sample_class"
 CORPUS_FILE = "independent_corpus.py"
+"""Optional: student code from public sources that `validate` judges the hints on."""
+IMPOSTORS_FILE = "impostors.py"
+"""Optional: each function without the assignment's new ingredient, for `validate`."""
 NOT_GRADING = ("late", "attempts", "never_lower")
 """Rubric keys that decide penalties and which attempt counts, never a test's result."""
-"""Optional: student code from public sources that `validate` judges the hints on."""
 RELEASE_ROOT = "student_template"
 MAX_WARM_UP_BYTES = 64 * 1024
 """The warm-up travels to the sandbox on a command line: larger is a mistake."""
@@ -197,7 +201,7 @@ class Assignment:
             for path in self.folder.rglob("*.py")
             if path.is_file()
             and not path.resolve().is_relative_to(sample)
-            and path.name != CORPUS_FILE  # judges hints, decides no grade
+            and path.name not in (CORPUS_FILE, IMPOSTORS_FILE)  # judge tests, decide no grade
         ]
 
 

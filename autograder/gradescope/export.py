@@ -24,6 +24,7 @@ IGNORED = {
     "sample_class",
     ".ipynb_checkpoints",
     "independent_corpus.py",
+    "impostors.py",
 }
 
 SETUP_SH = """\

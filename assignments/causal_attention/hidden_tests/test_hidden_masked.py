@@ -62,8 +62,11 @@ def test_random_batches_with_weights(student, reference, tolerance, rng):
 
 @pytest.mark.points(2)
 def test_large_scores(student, reference, tolerance, rng):
-    """entries of large magnitude give finite, right outputs"""
+    """entries of large magnitude give finite, right outputs (a token half as long as an
+    earlier one in its direction attends to that one, not to itself; a later token twice as
+    long as the first would draw the first one's attention, were it not masked)"""
     X = rng.normal(size=(5, 3)) * 1e4
+    X[1], X[2] = X[0] / 2, X[0] * 2
     with np.errstate(all="ignore"):
         actual = student.causal_self_attention(X.copy())
     assert_close(

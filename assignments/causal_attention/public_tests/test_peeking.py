@@ -12,22 +12,28 @@ pytestmark = pytest.mark.part("peeking")
 
 @pytest.mark.points(3)
 def test_changing_the_future_leaves_the_past(student):
-    """changing tokens 3 … 5 of a (6, 4) sequence leaves output rows 0 … 2 exactly as they were"""
+    """changing tokens 3 … 5 of a (6, 4) sequence leaves output rows 0 … 2 exactly as they were,
+    and they are causal attention (returning X would also leave them)"""
     rng = np.random.default_rng(6)
     X = rng.normal(size=(6, 4))
     changed = X.copy()
     changed[3:] = rng.normal(size=(3, 4)) * 5
     before, after = student.causal_self_attention(X.copy()), student.causal_self_attention(changed)
     assert_close(after[:3], before[:3], what="rows 0 … 2 after changing tokens 3 … 5")
+    expected = attention_by_hand(X, causal=True)
+    assert_close(before[:3], expected[:3], what="rows 0 … 2 of causal_self_attention(X)")
     if np.allclose(after[3:], before[3:]):
         raise CheckFailure("rows 3 … 5 did not change although their own tokens did")
 
 
 @pytest.mark.points(2)
 def test_the_first_row_is_the_first_value(student):
-    """row 0 of the output is V[0]: the first token can only attend to itself"""
+    """row 0 of the output is V[0]: the first token can only attend to itself; row 1, which
+    attends to tokens 0 and 1, is their weighted mean (not V[1] alone)"""
     X = np.random.default_rng(1).normal(size=(5, 3))
-    assert_close(student.causal_self_attention(X.copy())[0], X[0], what="row 0 of the output")
+    out = student.causal_self_attention(X.copy())
+    assert_close(out[0], X[0], what="row 0 of the output")
+    assert_close(out[1], attention_by_hand(X[:2])[1], what="row 1 of the output")
 
 
 @pytest.mark.points(3)

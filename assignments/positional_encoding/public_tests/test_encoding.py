@@ -88,12 +88,17 @@ def test_shape(student):
 
 @pytest.mark.points(1)
 def test_row_zero(student):
-    """row 0 is [0, 1, 0, 1, …] (sin 0 = 0, cos 0 = 1) for any T"""
+    """row 0 is [0, 1, 0, 1, …] (sin 0 = 0, cos 0 = 1) for any T; row 1 starts [sin 1, cos 1]
+    (a table of position 0 on every row has no position)"""
     for T in (1, 5, 12):
         PE = encoding(student, T, 8)
         assert_close(
             PE[0], [0, 1] * 4, what=f"row 0 of sinusoidal_encoding({T}, 8)", hints=HINTS[:2]
         )
+        if T > 1:
+            assert_close(
+                PE[1, :2], [np.sin(1), np.cos(1)], what=f"row 1 of sinusoidal_encoding({T}, 8)"
+            )
 
 
 @pytest.mark.points(2)
@@ -179,10 +184,14 @@ def test_extrapolates_to_longer_sequences(student):
 
 @pytest.mark.points(1)
 def test_adding_to_token_embeddings_keeps_the_shape(student):
-    """X = tok_emb + PE keeps (T, C); lesson 3 prints X[0, :4] = [0.03, 0.896, 0.075, 1.094]"""
+    """X = tok_emb + PE keeps (T, C); lesson 3 prints X[0, :4] = [0.03, 0.896, 0.075, 1.094];
+    X[1, :4] is tok_emb[1, :4] + [sin 1, cos 1, sin 10^(−1/2), cos 10^(−1/2)]"""
     tok_emb = np.random.default_rng(42).normal(0, 1, size=(8, 16)) * 0.1
     X = tok_emb + encoding(student, 8, 16)
     assert_close(X[0, :4], [0.03, 0.896, 0.075, 1.094], what="X[0, :4]", **printed(3))
+    angles = np.array([1.0, 1.0, 10**-0.5, 10**-0.5])
+    position_1 = np.where(np.arange(4) % 2 == 0, np.sin(angles), np.cos(angles))
+    assert_close(X[1, :4], tok_emb[1, :4] + position_1, what="X[1, :4]")
 
 
 @pytest.mark.points(1)

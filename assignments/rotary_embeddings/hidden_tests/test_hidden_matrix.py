@@ -23,8 +23,9 @@ def test_random_matrices(student, reference, tolerance, rng):
 
 
 @pytest.mark.points(4)
-def test_random_relative_scores(student, tolerance, rng):
-    """(R_m q)·(R_n k) = q·(R_{n−m} k) with rope_matrix, at random q, k, m, n"""
+def test_random_relative_scores(student, reference, tolerance, rng):
+    """(R_m q)·(R_n k) = q·(R_{n−m} k) with rope_matrix, at random q, k, m, n, and the score is
+    the reference's (the identity satisfies the law alone)"""
     for _ in range(4):
         C = 2 * int(rng.integers(1, 6))
         q, k = rng.normal(size=C), rng.normal(size=C)
@@ -33,4 +34,9 @@ def test_random_relative_scores(student, tolerance, rng):
         assert_close(
             np.array([(Rm @ q) @ (Rn @ k)]), np.array([q @ (student.rope_matrix(n - m, C) @ k)]),
             what="(R_m q)·(R_n k) against q·(R_(n−m) k)", **tolerance,
+        )  # fmt: skip
+        expected = (reference.rope_matrix(m, C) @ q) @ (reference.rope_matrix(n, C) @ k)
+        assert_close(
+            np.array([(Rm @ q) @ (Rn @ k)]), np.array([expected]), what="(R_m q)·(R_n k)",
+            **tolerance,
         )  # fmt: skip

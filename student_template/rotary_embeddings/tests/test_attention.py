@@ -17,6 +17,23 @@ def weights(seed, C=4, d=4):
     return rng.normal(size=(C, d)), rng.normal(size=(C, d)), rng.normal(size=(C, d))
 
 
+def rope_by_hand(X, positions):
+    """Interleaved RoPE with base 10000, each pair of row t turned by positions[t]·θ_i: the
+    tests' own oracle (attention without any rotation has the invariances too: each test
+    checks a value)."""
+    angles = np.outer(positions, 10000.0 ** (-np.arange(0, X.shape[-1], 2) / X.shape[-1]))
+    out = np.empty_like(X, dtype=np.float64)
+    out[:, 0::2] = X[:, 0::2] * np.cos(angles) - X[:, 1::2] * np.sin(angles)
+    out[:, 1::2] = X[:, 0::2] * np.sin(angles) + X[:, 1::2] * np.cos(angles)
+    return out
+
+
+def attention_of(Q, K, V):
+    scores = Q @ K.T / np.sqrt(Q.shape[-1])
+    weighting = np.exp(scores - scores.max(axis=1, keepdims=True))
+    return weighting / weighting.sum(axis=1, keepdims=True) @ V
+
+
 def sinusoidal(positions, C):
     """The first assignment's absolute encoding, for the comparison."""
     i = np.arange(C // 2)
@@ -43,40 +60,35 @@ def test_small_example(student):
 @pytest.mark.points(3)
 def test_values_are_not_rotated(student):
     """rope_attention(X, W_q, W_k, W_v) = attention of rope(X W_q), rope(X W_k) with V = X W_v,
-    for a (5, 4) X: the values keep no position; with a W_v of width 3 too (d_k is the width
-    of Q and K, 4)"""
+    for a (5, 4) X at positions 0 … 4: the values keep no position; with a W_v of width 3 too
+    (d_k is the width of Q and K, 4)"""
     X = np.random.default_rng(1).normal(size=(5, 4))
     W_q, W_k, W_v = weights(2)
-    Q, K = student.rope(X @ W_q), student.rope(X @ W_k)
-    scores = Q @ K.T / 2.0
-    weighting = np.exp(scores - scores.max(axis=1, keepdims=True))
-    weighting = weighting / weighting.sum(axis=1, keepdims=True)
+    Q, K = rope_by_hand(X @ W_q, range(5)), rope_by_hand(X @ W_k, range(5))
     assert_close(
-        student.rope_attention(X.copy(), W_q, W_k, W_v), weighting @ (X @ W_v),
+        student.rope_attention(X.copy(), W_q, W_k, W_v), attention_of(Q, K, X @ W_v),
         what="rope_attention(X, W_q, W_k, W_v) against softmax(rope(Q) rope(K)ᵀ/√4) X W_v",
     )  # fmt: skip
     narrow = np.random.default_rng(4).normal(size=(4, 3))
     assert_close(
-        student.rope_attention(X.copy(), W_q, W_k, narrow), weighting @ (X @ narrow),
+        student.rope_attention(X.copy(), W_q, W_k, narrow), attention_of(Q, K, X @ narrow),
         what="rope_attention(X, W_q, W_k, W_v) with a (4, 3) W_v: still softmax(…/√4)",
     )  # fmt: skip
 
 
 @pytest.mark.points(4)
 def test_shifting_every_position_changes_nothing(student):
-    """positions 0 … 5 shifted by 7 and by 1000 give rope_attention's output again; the absolute
-    sinusoidal encoding (X + PE) changes its output under the same shifts"""
+    """positions 0 … 5 shifted by 7 and by 1000 give rope_attention's output again (attention
+    of Q and K rotated at the shifted positions, by hand); the absolute sinusoidal encoding
+    (X + PE) changes its output under the same shifts"""
     X = np.random.default_rng(3).normal(size=(6, 4))
     W_q, W_k, W_v = weights(4)
     out = student.rope_attention(X.copy(), W_q, W_k, W_v)
     for s in SHIFTS:
         shifted = np.arange(6) + s
-        Q = student.rope(X @ W_q, positions=shifted.copy())
-        K = student.rope(X @ W_k, positions=shifted.copy())
-        scores = Q @ K.T / 2.0
-        moved = np.exp(scores - scores.max(axis=1, keepdims=True))
-        moved = moved / moved.sum(axis=1, keepdims=True) @ (X @ W_v)
-        assert_close(moved, out, what=f"attention with every position shifted by {s}")
+        Q, K = rope_by_hand(X @ W_q, shifted), rope_by_hand(X @ W_k, shifted)
+        moved = attention_of(Q, K, X @ W_v)
+        assert_close(out, moved, what=f"rope_attention against attention at positions + {s}")
         absolute = [
             attention_by_hand(X + sinusoidal(p, 4), W_q, W_k, W_v) for p in (shifted - s, shifted)
         ]
@@ -86,11 +98,15 @@ def test_shifting_every_position_changes_nothing(student):
 
 @pytest.mark.points(1)
 def test_large_scores_stay_finite(student):
-    """X = 100·[[1, 0], [0, 1]] with I, I, I: scores of about 7e3 give finite weights, output ≈ X"""
-    X = 100 * np.eye(2)
+    """X = 100·[[1, 0], [0, 1], [1, 0]] with W_q = I, W_k = −I, W_v = I: scores of about 7e3
+    give finite weights, one-hot: the output is [[0, 100], [100, 0], [100, 0]] (without the
+    rotation the last row would be [0, 100])"""
+    X = 100 * np.array([[1.0, 0], [0, 1], [1, 0]])
     with np.errstate(all="ignore"):
-        out = student.rope_attention(X.copy(), np.eye(2), np.eye(2), np.eye(2))
-    assert_close(out, X, what="rope_attention(100·I, I, I, I)", **printed(3))
+        out = student.rope_attention(X.copy(), np.eye(2), -np.eye(2), np.eye(2))
+    assert_close(
+        out, [[0, 100], [100, 0], [100, 0]], what="rope_attention(X, I, −I, I)", **printed(3)
+    )
 
 
 @pytest.mark.points(3)
