@@ -157,10 +157,13 @@ def test_score_and_late_penalty(tmp_path: Path, spec: AssignmentSpec) -> None:
     assert "Late penalty: 1 points off 2 (final score 1)." in page
     assert "Due 2026-11-20T23:59:00+00:00." in page
     assert "| numeric (6) | scale, normalise and cosine | 2 / 4 |" in page
-    # before the due date, with tests held back, the penalty shows without the total
-    write_feedback([_entry(_result(), penalty=1)], spec, tmp_path, now=DUE)
+    # before the results are released, with tests held back, the penalty is said, not its
+    # points (they are capped by the score of the tests held back)
+    late = _spec(spec, LatePolicy(DUE))
+    write_feedback([_entry(_result(), penalty=1)], late, tmp_path, after_due=False, now=DUE)
     page = feedback_path(tmp_path, "vectors", "ada", ".md").read_text()
-    assert "A late penalty of 1 points applies." in page
+    assert "Submitted late: a late penalty applies, counted with every test's result." in page
+    assert "1 points" not in page
     assert "Score:" not in page
     assert (
         "**Score so far (tests shown now): 2 of 4 points; 6 more points are graded by tests "

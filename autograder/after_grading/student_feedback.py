@@ -2,9 +2,11 @@
 
 Both show what the student may see at the time they are written (`visibility.student_view`):
 the score (all of it, or the tests shown so far and how many more are graded), the late
-penalty, the points per part, and each shown test with its message and hint. Everything a
-student controls (their name, messages quoting their values, printed text) is escaped for
-where it goes; the HTML loads nothing from anywhere.
+penalty, the points per part, and each shown test with its message and hint. Before results
+are released nothing on them depends on a hidden test, the attempt that counts and a pending
+grader error included (grading/before_release.py). Everything a student controls (their name,
+messages quoting their values, printed text) is escaped for where it goes; the HTML loads
+nothing from anywhere.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from autograder.after_grading.visibility import (
     student_view,
 )
 from autograder.course.rubric import AssignmentSpec
+from autograder.grading.attempts import counted_attempt, days_late
+from autograder.grading.before_release import as_seen
 from autograder.grading.gradebook import Entry
 from autograder.grading.grouping import FAILING, SAME_CAUSE, fix_first_line, grouped, shown_causes
 from autograder.manual.shown import feedback_lines, feedback_parts
@@ -128,9 +132,10 @@ def write_feedback(
         after_due = released is not None and now >= released
     (folder / file_stem(spec.name)).mkdir(parents=True, exist_ok=True)
     written = []
-    for entry in entries:
+    for counted in entries:
+        history = seen_attempts((attempts or {}).get(counted.student, ()), spec, after_due)
+        entry = next((e for e in history if e.counted), None) or seen_entry(counted, after_due)
         sheet = make_sheet(entry, spec, after_due=after_due, released=released)
-        history = (attempts or {}).get(entry.student, ())
         if len(history) > 1:
             sheet = replace(sheet, attempts=attempt_lines(history, after_due=after_due))
         if totals and entry.student in totals and entry.result.status != "grader_error":
@@ -144,6 +149,22 @@ def write_feedback(
     return written
 
 
+def seen_entry(entry: Entry, after_due: bool) -> Entry:
+    """`entry` as its student's channels build on it (before_release.as_seen)."""
+    return replace(entry, result=as_seen(entry.result, released=after_due))
+
+
+def seen_attempts(history: Sequence[Entry], spec: AssignmentSpec, after_due: bool) -> list[Entry]:
+    """A student's attempts as they may see them, the one that counts marked: before results
+    are released, chosen by the tests shown at once alone (attempts.counted_attempt); after,
+    the gradebook's choice."""
+    seen = [seen_entry(entry, after_due) for entry in history]
+    if after_due or not seen:
+        return seen
+    chosen = counted_attempt(seen, spec.attempts, spec.late, seen[0].student, released=False)
+    return [replace(entry, counted=entry.attempt == chosen.attempt) for entry in seen]
+
+
 def make_sheet(
     entry: Entry, spec: AssignmentSpec, *, after_due: bool, released: datetime | None
 ) -> Sheet:
@@ -152,8 +173,11 @@ def make_sheet(
     title = f"{spec.title} ({spec.name})"
     lines: list[str] = []
     if result.status != "graded":
-        why = "could not be graded" if result.status == "ungradable" else "hit a grader error"
-        headline = f"Your submission {why}: {result.message or 'no reason was recorded'}"
+        if result.status == "ungradable":  # about the student's own upload
+            why = f"could not be graded: {result.message or 'no reason was recorded'}"
+        else:  # its detail (a trace, a test's name) is the instructor's
+            why = "hit a grader error"
+        headline = f"Your submission {why}"
         lines.append(f"Status: {submission_word(result)}.")
         if result.status == "grader_error":
             lines.append("This is the grader's failure, not yours: it will be graded again.")
@@ -166,13 +190,16 @@ def make_sheet(
         own = spec.late.due_for(entry.student)
         yours = " (your extension)" if own != spec.late.due else ""
         lines.append(f"Due {own.isoformat()}{yours}.")
-    if entry.late_penalty:
+    if (view.complete or after_due) and entry.late_penalty:
         lines.append(
             f"Late penalty: {_fmt(entry.late_penalty)} points off {_fmt(result.score)} "
             f"(final score {_fmt(entry.final_score)})."
             if view.complete
             else f"A late penalty of {_fmt(entry.late_penalty)} points applies."
         )
+    elif not (view.complete or after_due) and _submitted_late(entry, spec):
+        # how many points would say how the tests not shown yet went (it is capped by them)
+        lines.append("Submitted late: a late penalty applies, counted with every test's result.")
     if not view.complete:
         extended = spec.late is not None and spec.late.last_due > spec.late.due
         if released and extended:
@@ -316,6 +343,11 @@ def _headline(view: StudentView, entry: Entry) -> str:
         f"Score so far (tests shown now): {_fmt(shown)} of {_fmt(of)} points; "
         f"{_fmt(view.withheld_points)} more points are graded by tests not shown yet"
     )
+
+
+def _submitted_late(entry: Entry, spec: AssignmentSpec) -> bool:
+    when = datetime.fromisoformat(entry.submitted_at) if entry.submitted_at else None
+    return days_late(when, spec.late, entry.student) > 0
 
 
 def _fmt(points: float) -> str:

@@ -5,7 +5,9 @@ A test marked (or defaulting to) `visible` is shown at once; `after_due_date` (a
 shown, even when its result is: it names the test's inputs and expected values. Its hint is
 shown with the arguments of any quoted call that holds a value (a number, a string, a list)
 left out (disclosure.without_arguments): `f(53, 10)` becomes `f(…)`, `g(T)` stays; the grader
-phrases it without any value already (disclosure.without_values).
+phrases it without any value already (disclosure.without_values). The rest of what a student
+reads before results are released (the attempt that counts, the status, the duration, the late
+penalty) follows one rule, written in grading/before_release.py.
 """
 
 from __future__ import annotations

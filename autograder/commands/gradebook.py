@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from autograder.after_grading.lms import FORMATS as LMS_FORMATS
 from autograder.commands.common import COURSE_HELP, EXIT_OK, Command, course_of
@@ -13,6 +15,9 @@ from autograder.grading.gradebook import Gradebook, merge
 from autograder.manual.totals import class_totals, csv_columns
 from autograder.report.long_list import beside, long_list
 from autograder.safe_text import printable
+
+if TYPE_CHECKING:
+    from autograder.course.course import Course
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -173,7 +178,31 @@ def _lms_file(args: argparse.Namespace, folder: Path) -> int:
             print(printable(
                 f"{heading}: {len(failed)} grader error(s) left blank, regrade them: {listed}"
             ))  # fmt: skip
+    _warn_before_release(folder, course)
     return EXIT_OK
+
+
+def _warn_before_release(folder: Path, course: Course) -> None:
+    """Say which assignments' final scores count tests whose results are not released yet: a
+    student who reads them in the LMS learns how those tests went (grading/before_release.py)."""
+    from datetime import datetime, timezone
+
+    from autograder.after_grading.graded import graded_books
+    from autograder.after_grading.visibility import results_released_at
+    from autograder.grading.before_release import shown_at_once
+
+    now = datetime.now(timezone.utc)
+    for name, entries in graded_books(folder, None).items():
+        spec = course.rubric.assignment(name)
+        released = results_released_at(spec.late)
+        if released is not None and now >= released:
+            continue
+        if any(not shown_at_once(t) for e in entries for t in e.result.tests):
+            when = f"until {released.isoformat()}" if released else "(the rubric sets no due date)"
+            print(printable(
+                f"autograder: {spec.title}: its results are not released {when}; its scores "
+                "count tests not shown yet: import them into the LMS once they are"
+            ), file=sys.stderr)  # fmt: skip
 
 
 COMMAND = Command(

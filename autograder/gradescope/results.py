@@ -16,8 +16,11 @@ date records the full score), or the whole result is held back until the due dat
 (`score_before_due = "hidden"`, with the full score). A test whose message is private (a hidden
 test, or one shown only later) never carries its message: it names the test's inputs; its hint
 is shown without the values of the calls it quotes. Until the results are released nothing
-else a hidden test could sway is shown either: no execution time (a submission could time its
-hidden calls to spell their inputs), and a grader error's detail goes to the instructor alone.
+else a hidden test could sway is shown either (grading/before_release.py): no execution time (a
+submission could time its hidden calls to spell their inputs), no late penalty's points, and a
+grader error met after the tests shown at once is their graded result (with `score_before_due
+= "hidden"`, the grader error held back like any result); a grader error's detail goes to the
+instructor alone.
 """
 
 from __future__ import annotations
@@ -25,16 +28,25 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from autograder.grading.before_release import as_seen, shown_at_once, shown_score
 from autograder.grading.disclosure import without_arguments
 from autograder.grading.grouping import without_advice
 from autograder.protocol.results import SubmissionResult, TestResult
 
 
 def gradescope_results(
-    result: SubmissionResult, *, released: bool = False, score_before_due: str = "shown_tests"
+    result: SubmissionResult,
+    *,
+    released: bool = False,
+    score_before_due: str = "shown_tests",
+    late: bool | None = None,
 ) -> dict[str, Any]:
     """`result` as Gradescope's results.json; `released`: the due date has passed (every
-    test's results may be shown), else only the tests shown at once count (see above)."""
+    test's results may be shown), else only the tests shown at once count (see above).
+    `late`: the submission came after its due date (None: not known, not said)."""
+    hold_back = not released and score_before_due == "hidden"
+    if not hold_back:
+        result = as_seen(result, released=released)
     if result.status != "graded":
         output = (
             f"This submission could not be graded: {result.message}"
@@ -42,22 +54,23 @@ def gradescope_results(
             else "The grader failed on this submission; this is not your fault, and your "
             "instructor will grade it again."  # its detail (a trace) is the instructor's
         )
+        # held back with the rest when the grader failed on tests not shown yet
+        pending = hold_back and result.failed_after_shown
         return {
             "score": 0.0,
             "output": output,
             "output_format": "text",
-            "visibility": "visible",
+            "visibility": "after_due_date" if pending else "visible",
             "stdout_visibility": "hidden",
             "tests": [],
         }
     tests = _tests(result.tests)
-    hold_back = not released and score_before_due == "hidden"
     partial = not released and not hold_back and not _all_shown_at_once(result)
     timing = {"execution_time": result.duration_s} if released else {}  # no timing channel
     return {
         "score": _shown_now(result) if partial else result.final_score,
         **timing,
-        "output": _summary(result, partial=partial),
+        "output": _summary(result, partial=partial, late=late),
         "output_format": "text",
         "visibility": "after_due_date" if hold_back else "visible",
         "stdout_visibility": "hidden",
@@ -123,14 +136,14 @@ def _test(number: int, test: TestResult, *, same_as: int | None = None) -> dict[
 
 
 def _all_shown_at_once(result: SubmissionResult) -> bool:
-    return all(t.visibility == "visible" for t in result.tests)
+    return all(shown_at_once(t) for t in result.tests)
 
 
 def _shown_now(result: SubmissionResult) -> float:
-    return round(sum(t.score for t in result.tests if t.visibility == "visible"), 6)
+    return shown_score(result)
 
 
-def _summary(result: SubmissionResult, *, partial: bool) -> str:
+def _summary(result: SubmissionResult, *, partial: bool, late: bool | None = None) -> str:
     """The text above the tests: before the results are released, built from the tests shown
     at once alone, so that it cannot reveal how the others went."""
     if not partial:
@@ -149,7 +162,7 @@ def _summary(result: SubmissionResult, *, partial: bool) -> str:
             f"({_fmt(round(result.max_score - most, 6))} points) are graded too; their results "
             "are shown, and counted, after the due date."
         )
-        if result.late_penalty:
+        if late:  # said by the time alone: its points are capped by the tests not shown yet
             summary += " A late penalty applies."
         parts = {}
         for test in visible:

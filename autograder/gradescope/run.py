@@ -26,6 +26,7 @@ from autograder.after_grading.visibility import results_released_at
 from autograder.course.course import Course
 from autograder.course.rubric import AssignmentSpec, LatePolicy
 from autograder.gradescope.results import gradescope_results
+from autograder.grading.attempts import days_late
 from autograder.grading.batch import late_penalty
 from autograder.grading.runners import Runner
 from autograder.protocol.results import SubmissionResult
@@ -40,11 +41,13 @@ def main(argv: list[str]) -> int:
     results.parent.mkdir(parents=True, exist_ok=True)
     data: dict[str, Any]
     try:
-        result, spec = grade(args.root, args.assignment)
+        result, spec, late = grade(args.root, args.assignment)
         if result.status == "grader_error":  # run_autograder's output: the instructor's alone
             print(f"grader error: {result.message}", file=sys.stderr)
         released = results_released(args.root / "submission_metadata.json", spec)
-        data = gradescope_results(result, released=released, score_before_due=spec.score_before_due)
+        data = gradescope_results(
+            result, released=released, score_before_due=spec.score_before_due, late=late
+        )
     except Exception as error:  # the student must get a results.json, whatever went wrong
         traceback.print_exc()
         data = {
@@ -59,7 +62,8 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def grade(root: Path, assignment: str | None) -> tuple[SubmissionResult, AssignmentSpec]:
+def grade(root: Path, assignment: str | None) -> tuple[SubmissionResult, AssignmentSpec, bool]:
+    """The graded result, its assignment, and whether it came after the student's due date."""
     _lock(root)
     chosen = Course.load(root / "source" / "course").assignment(assignment)
     spec = chosen.spec
@@ -68,9 +72,11 @@ def grade(root: Path, assignment: str | None) -> tuple[SubmissionResult, Assignm
     metadata = root / "submission_metadata.json"
     submitted_at = _submitted_at(metadata)
     policy = own_late_policy(metadata, spec.late)
-    penalty = late_penalty(result, submitted_at, policy, _student(metadata))
+    student = _student(metadata)
+    penalty = late_penalty(result, submitted_at, policy, student)
     when = submitted_at.isoformat() if submitted_at else None
-    return replace(result, late_penalty=penalty, submitted_at=when), spec
+    late = days_late(submitted_at, policy, student) > 0
+    return replace(result, late_penalty=penalty, submitted_at=when), spec, late
 
 
 def results_released(metadata: Path, spec: AssignmentSpec, now: datetime | None = None) -> bool:

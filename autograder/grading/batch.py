@@ -8,14 +8,13 @@ finished, so an interrupted batch loses nothing and a re-run grades only what is
 from __future__ import annotations
 
 import hashlib
-import math
 import sqlite3
 import time
 import uuid
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from pathlib import Path
 
 from autograder import __version__
@@ -23,7 +22,7 @@ from autograder.course.assignment import Assignment
 from autograder.course.bounded_csv import Bounds, read_rows
 from autograder.course.rubric import LatePolicy
 from autograder.errors import ConfigError
-from autograder.grading.attempts import counted_attempt
+from autograder.grading.attempts import counted_attempt, penalty_for
 from autograder.grading.gradebook import Entry, Gradebook, attempt_key
 from autograder.grading.runners import RunnerPool
 from autograder.grading.submission import MAX_TOTAL_BYTES, walk_files
@@ -202,18 +201,9 @@ def late_penalty(
 ) -> float:
     """Points off for lateness: a share of the maximum per day late, or all after the cut-off;
     both count from `student`'s own due date (their extension, or the rubric's)."""
-    if policy is None or submitted_at is None or result.status != "graded":
+    if result.status != "graded":
         return 0.0
-    when = submitted_at if submitted_at.tzinfo else submitted_at.replace(tzinfo=timezone.utc)
-    late = when - (policy.due_for(student) + timedelta(minutes=policy.grace_minutes))
-    if late <= timedelta(0):
-        return 0.0
-    days = math.ceil(late / timedelta(days=1))
-    if policy.cutoff_days is not None and days > policy.cutoff_days:
-        return result.score
-    return float(
-        min(result.score, round(result.max_score * policy.penalty_per_day / 100 * days, 6))
-    )
+    return penalty_for(result.score, result.max_score, submitted_at, policy, student)
 
 
 DISK_FULL_RETRIES_S = (0.5, 1, 2, 4, 8, 15)

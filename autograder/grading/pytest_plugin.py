@@ -698,6 +698,15 @@ def import_submission(path: Path) -> ModuleType:
     return module
 
 
+NOT_RUN = "not graded: the grader failed before this test ended; it is graded again"
+
+
+def not_run_outcome(item: pytest.Item) -> TestOutcome:
+    """`item`'s outcome while it has not run: an error worth no points, in its part, with its
+    visibility (the results of a grader that failed after the tests shown at once)."""
+    return _outcome(item, "error", NOT_RUN)
+
+
 def _outcome(
     item: pytest.Item,
     status: str,

@@ -139,6 +139,10 @@ class SubmissionResult:
     late_penalty: float = 0.0
     """Points the rubric's late policy takes off `score`."""
     submitted_at: str | None = None
+    failed_after_shown: bool = False
+    """A grader error (status grader_error) met only after every test shown at once had run:
+    those tests' results are whole, the later ones are listed unscored. Until results are
+    released it stands for the student as a graded result (grading/before_release.py)."""
 
     @property
     def final_score(self) -> float:
