@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import functools
 import html
 import json
 import os
@@ -51,6 +52,9 @@ FULL = 10
 """The fixture assignment's points: every victim earns them all."""
 SCOPES = ["landlock_scopes"] if landlock_abi() >= SCOPES_FROM_ABI else []
 """A kernel with Landlock's scopes confines the worker's signals by them, under bwrap too."""
+ROOT_CPU = ["cpu-cgroup", "cpu-nice"]
+"""As root, a runner's submissions share a CPU cgroup (this machine's is cgroup v1 `cpu` or v2
+at the top); as a user without a delegated cgroup, the lowest priority alone."""
 
 
 @dataclass(frozen=True)
@@ -714,7 +718,8 @@ def test_the_corpus_as_root_with_bubblewrap(
     check_corpus(out, printed, rows, course_copy.root)
     check_exports(out, tmp_path, course_copy)
     layers = json.loads(str(rows["zz_victim_0"]["result_json"]))["isolation"]
-    assert layers == ["process", "rlimits", "bwrap", *SCOPES, "seccomp", "unprivileged_user"]
+    assert layers == ["process", "rlimits", "bwrap", *SCOPES, "seccomp", "unprivileged_user",
+                      *ROOT_CPU]  # fmt: skip
 
 
 def test_a_rerun_retries_grader_errors_and_skips_the_rest(
@@ -775,13 +780,17 @@ FAILING_BWRAP = "#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' 
 
 @pytest.mark.parametrize(("user", "bubblewrap", "layers"), [
     # a Gradescope container or a root CI job where bwrap is forbidden
-    (0, "off", ["process", "rlimits", "landlock", *SCOPES, "seccomp", "unprivileged_user"]),
+    (0, "off", ["process", "rlimits", "landlock", *SCOPES, "seccomp", "unprivileged_user",
+                *ROOT_CPU]),
     # an instructor's laptop, or CI as a user (GitHub's runners)
-    (UNPRIVILEGED_GRADER, "auto", ["process", "rlimits", "bwrap", *SCOPES, "seccomp"]),
+    (UNPRIVILEGED_GRADER, "auto", ["process", "rlimits", "bwrap", *SCOPES, "seccomp",
+                                   "cpu-nice"]),
     # the same where user namespaces are forbidden (Docker), by the rubric
-    (UNPRIVILEGED_GRADER, "off", ["process", "rlimits", "landlock", *SCOPES, "seccomp"]),
+    (UNPRIVILEGED_GRADER, "off", ["process", "rlimits", "landlock", *SCOPES, "seccomp",
+                                  "cpu-nice"]),
     # the same where bwrap is installed but fails (Ubuntu 24.04's AppArmor): found out
-    (UNPRIVILEGED_GRADER, "failing", ["process", "rlimits", "landlock", *SCOPES, "seccomp"]),
+    (UNPRIVILEGED_GRADER, "failing", ["process", "rlimits", "landlock", *SCOPES, "seccomp",
+                                      "cpu-nice"]),
 ], ids=["root-landlock", "user-bwrap", "user-landlock", "user-failing-bwrap"])  # fmt: skip
 def test_the_corpus_in_each_configuration(
     assignment: Assignment,
@@ -794,62 +803,176 @@ def test_the_corpus_in_each_configuration(
     engine and the course; where grader and workers share a user, bwrap (or Landlock and
     seccomp) is all that keeps a student from the gradebook, the course, the user's other
     processes (a sentinel of the grader's user must survive `kill(-1)`) and services."""
+    python = _configuration(user, bubblewrap, unprivileged_python)
+    base = Path(tempfile.mkdtemp(prefix="autograder-configuration-"))
+    try:
+        build = functools.partial(build_class, correct=correct_source(assignment))
+        graded = _grade_as(base, user, bubblewrap, python, build)
+        rows = graded.rows
+        check_corpus(graded.out, graded.printed, rows, graded.course_root, graded.engine)
+        isolation = json.loads(str(rows["zz_victim_0"]["result_json"]))["isolation"]
+        assert isolation == layers
+        if user:
+            left = _processes_of(user, within_s=5)
+            assert not left, f"no process of the grader's user survives it: {left}"
+    finally:
+        remove_tree(base)
+
+
+def _configuration(user: int, bubblewrap: str, unprivileged_python: str | None) -> str:
+    """The interpreter to grade with as `user`; unavailable where this machine cannot."""
     if os.geteuid() != 0:
         unavailable("the test grades as other users, which needs root")
     if user and bubblewrap == "auto" and usable_bwrap() is None:
         unavailable("bubblewrap does not work on this machine")
-    python = unprivileged_python
-    assert python, "no interpreter an unprivileged user can run: make test prepares one in /opt"
+    assert unprivileged_python, "no interpreter an unprivileged user can run: make test makes one"
+    return unprivileged_python
+
+
+@dataclass(frozen=True)
+class Graded:
+    out: Path
+    printed: str
+    rows: dict[str, dict[str, object]]
+    course_root: Path
+    engine: Path
+
+
+def _grade_as(
+    base: Path, user: int, bubblewrap: str, python: str, build: Callable[[Path], list[str]]
+) -> Graded:
+    """Grade the class `build` writes, in `base`, as `user` (0: root) with bubblewrap as the
+    rubric says (or a failing one), from a copy of the engine and the fixture course."""
+    base.chmod(0o755)
+    engine, course_root, out, scratch = (base / n for n in ("engine", "course", "out", "tmp"))
+    shutil.copytree(ROOT / "autograder", engine / "autograder",
+                    ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+    course_root.mkdir()
+    for name in ("grading.toml", "reference", "assignments"):
+        source = FIXTURE_COURSE / name
+        if source.is_dir():
+            shutil.copytree(source, course_root / name,
+                            ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+        else:
+            shutil.copy(source, course_root / name)
+    rubric = course_root / "grading.toml"
+    chosen = "auto" if bubblewrap == "failing" else bubblewrap
+    rubric.write_text(rubric.read_text().replace('bubblewrap = "auto"',
+                                                 f'bubblewrap = "{chosen}"'))  # fmt: skip
+    path = "/usr/bin:/bin"
+    if bubblewrap == "failing":
+        (base / "bin").mkdir()
+        (base / "bin" / "bwrap").write_text(FAILING_BWRAP)
+        (base / "bin" / "bwrap").chmod(0o755)
+        path = f"{base / 'bin'}:{path}"
+    students = build(base / "class")
+    for folder in (out, scratch):
+        folder.mkdir()
+        os.chown(folder, user, user)
+    as_user = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups"]
+    command = [*(as_user if user else []), python, "-m", "autograder", "grade",
+               str(base / "class"), "--out", str(out), "--jobs", "2",
+               "--course", str(course_root), "--assignment", "vectors"]  # fmt: skip
+    environment = {"PATH": path, "HOME": str(scratch), "TMPDIR": str(scratch),
+                   "PYTHONPATH": str(engine), "LANG": "C.UTF-8"}  # fmt: skip
+    sentinel = subprocess.Popen([*(as_user if user else []), "sleep", "900"])
+    try:
+        with services() as connected:
+            done = subprocess.run(command, env=environment, capture_output=True, text=True,
+                                  timeout=900, check=False)  # fmt: skip
+            assert not connected(), "no student reaches a service of the grader's machine"
+        assert sentinel.poll() is None, "the grader's user's other processes survive"
+    finally:
+        sentinel.kill()
+        sentinel.wait()
+    assert done.returncode == 0, done.stderr[-3000:]
+    rows = _rows(out)
+    assert sorted(rows) == sorted(students), "every submission is recorded"
+    return Graded(out, done.stdout + done.stderr, rows, course_root, engine)
+
+
+HOG = r"""
+import os as _os, signal as _signal, time as _time
+for _ in range(32):  # busy loops, each in a session (and so a scheduler's autogroup) of its own
+    try:
+        if _os.fork() == 0:
+            _os.setsid()
+            while True:
+                pass
+    except OSError:
+        break
+for _ in range(64):  # and as many sleeping children as the process limit still allows
+    try:
+        if _os.fork() == 0:
+            while True:
+                _signal.pause()
+    except OSError:
+        break
+"""
+HOG_LINGERS = r"""
+_scale = scale
+
+def scale(x, c):  # its loops outlive its neighbours' calls: each of its own calls waits first
+    _time.sleep(3)
+    return _scale(x, c)
+"""
+NEEDS_CPU = r"""
+import time as _time
+_burnt = False
+
+def _burn_once():
+    global _burnt
+    if not _burnt:  # 1 s of processor time in the first call of each worker: on a machine
+        _burnt = True  # whose processors the hog holds, many times that on the wall clock
+        _start = _time.process_time()
+        while _time.process_time() - _start < 1.0:
+            pass
+"""
+
+
+def build_hog_class(folder: Path, correct: str) -> list[str]:
+    """A CPU and process hog, and correct submissions graded beside it: one of them needs
+    processor time in earnest. The students' names."""
+    folder.mkdir()
+    py_file("a_hog.py", prefix=HOG, suffix=HOG_LINGERS)(folder, correct)
+    (folder / "victim.py").write_text(correct, encoding="utf-8")
+    needy = module_with(prefix=NEEDS_CPU)(correct)  # type: ignore[arg-type]
+    needy = needy.replace("def scale(x, c):\n", "def scale(x, c):\n    _burn_once()\n")
+    assert "_burn_once()\n" in needy
+    (folder / "victim_needs_cpu.py").write_text(needy, encoding="utf-8")
+    return ["a_hog", "victim", "victim_needs_cpu"]
+
+
+@pytest.mark.parametrize(("user", "bubblewrap", "cpu"), [
+    (0, "auto", ROOT_CPU),
+    (0, "off", ROOT_CPU),
+    (UNPRIVILEGED_GRADER, "auto", ["cpu-nice"]),
+    (UNPRIVILEGED_GRADER, "off", ["cpu-nice"]),
+], ids=["root-bwrap", "root-landlock", "user-bwrap", "user-landlock"])  # fmt: skip
+def test_a_hog_costs_its_neighbours_nothing(
+    assignment: Assignment,
+    unprivileged_python: str | None,
+    user: int,
+    bubblewrap: str,
+    cpu: list[str],
+) -> None:
+    """32 busy loops and 64 sleeping children at import, graded beside correct submissions
+    (--jobs 2): they keep full marks, held in its share by the runner's cgroup (root) or by
+    the lowest priority, timing calls on CPU time and grading a starved one again alone (a
+    user's); the hog is graded like any submission, and gets the points its functions earn."""
+    python = _configuration(user, bubblewrap, unprivileged_python)
     base = Path(tempfile.mkdtemp(prefix="autograder-configuration-"))
     try:
-        base.chmod(0o755)
-        engine, course_root, out, scratch = (base / n for n in ("engine", "course", "out", "tmp"))
-        shutil.copytree(ROOT / "autograder", engine / "autograder",
-                        ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
-        course_root.mkdir()
-        for name in ("grading.toml", "reference", "assignments"):
-            source = FIXTURE_COURSE / name
-            if source.is_dir():
-                shutil.copytree(source, course_root / name,
-                                ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
-            else:
-                shutil.copy(source, course_root / name)
-        rubric = course_root / "grading.toml"
-        chosen = "auto" if bubblewrap == "failing" else bubblewrap
-        rubric.write_text(rubric.read_text().replace('bubblewrap = "auto"',
-                                                     f'bubblewrap = "{chosen}"'))  # fmt: skip
-        path = "/usr/bin:/bin"
-        if bubblewrap == "failing":
-            (base / "bin").mkdir()
-            (base / "bin" / "bwrap").write_text(FAILING_BWRAP)
-            (base / "bin" / "bwrap").chmod(0o755)
-            path = f"{base / 'bin'}:{path}"
-        students = build_class(base / "class", correct_source(assignment))
-        for folder in (out, scratch):
-            folder.mkdir()
-            os.chown(folder, user, user)
-        as_user = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups"]
-        command = [*(as_user if user else []), python, "-m", "autograder", "grade",
-                   str(base / "class"), "--out", str(out), "--jobs", "2",
-                   "--course", str(course_root), "--assignment", "vectors"]  # fmt: skip
-        environment = {"PATH": path, "HOME": str(scratch), "TMPDIR": str(scratch),
-                       "PYTHONPATH": str(engine), "LANG": "C.UTF-8"}  # fmt: skip
-        sentinel = subprocess.Popen([*(as_user if user else []), "sleep", "900"])
-        try:
-            with services() as connected:
-                done = subprocess.run(command, env=environment, capture_output=True, text=True,
-                                      timeout=900, check=False)  # fmt: skip
-                assert not connected(), "no student reaches a service of the grader's machine"
-            assert sentinel.poll() is None, "the grader's user's other processes survive"
-        finally:
-            sentinel.kill()
-            sentinel.wait()
-        assert done.returncode == 0, done.stderr[-3000:]
-        rows = _rows(out)
-        assert sorted(rows) == sorted(students), "every submission is recorded"
-        check_corpus(out, done.stdout + done.stderr, rows, course_root, engine)
-        isolation = json.loads(str(rows["zz_victim_0"]["result_json"]))["isolation"]
-        assert isolation == layers
+        build = functools.partial(build_hog_class, correct=correct_source(assignment))
+        rows = _grade_as(base, user, bubblewrap, python, build).rows
+        results = {name: json.loads(str(row["result_json"])) for name, row in rows.items()}
+        for name in ("victim", "victim_needs_cpu"):
+            assert rows[name]["score"] == FULL, (name, str(rows[name]["result_json"])[:3000])
+        hog = rows["a_hog"]
+        assert hog["status"] == "graded" and hog["score"] == FULL, str(hog["result_json"])[:3000]
+        for name, result in results.items():
+            layers = [layer for layer in result["isolation"] if layer.startswith("cpu-")]
+            assert layers == cpu, (name, result["isolation"])
         if user:
             left = _processes_of(user, within_s=5)
             assert not left, f"no process of the grader's user survives it: {left}"

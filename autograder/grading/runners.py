@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any, NoReturn
 
@@ -20,8 +21,10 @@ import autograder
 from autograder.course.assignment import Assignment
 from autograder.course.rubric import AssignmentSpec
 from autograder.errors import AutograderError, ConfigError
+from autograder.grading.before_release import shown_results_file
 from autograder.grading.scoring import score_tests
 from autograder.grading.submission import Ungradable, load_submission
+from autograder.grading.turns import Turns
 from autograder.protocol.messages import MessageError
 from autograder.protocol.results import SubmissionResult
 from autograder.protocol.runner import (
@@ -33,8 +36,11 @@ from autograder.protocol.runner import (
     RunnerStart,
 )
 from autograder.safe_text import storable, storable_data
+from autograder.sandbox.cpu_share import share_of_machine
 from autograder.sandbox.scratch import private_folder, remove_tree
 
+RETRIED_ALONE = "timeout-retried-alone"
+"""In a result's isolation: graded again alone, after a call timed out on a busy machine."""
 RUNNER_ALLOWANCE_S = 90.0
 """Beyond the submission's own time budget: the grader's own checks, and a runner's start."""
 MAX_RESULTS_BYTES = 64 * 2**20
@@ -53,9 +59,17 @@ class Runner:
         *,
         hide: tuple[Path, ...] = (),
         rehearse: bool = False,
+        cores: float | None = None,
+        turns: Turns | None = None,
     ) -> None:
         """`rehearse`: grade the reference once at start, so that every submission after it
-        costs less (worth it for a runner with 20 or more to grade: batch.REHEARSAL_PAYS_FROM)."""
+        costs less (worth it for a runner with 20 or more to grade: batch.REHEARSAL_PAYS_FROM);
+        `cores`: the processors its submissions may use (None: the machine's); `turns`: shared
+        with the runners grading beside it, for a grade again alone (turns.py)."""
+        self.cores = cores
+        self.turns = turns or Turns()
+        self._starved = False
+        """The last submission graded had a call time out for want of a processor."""
         self.assignment = assignment
         self.spec = assignment.spec
         self.hide = hide
@@ -75,7 +89,20 @@ class Runner:
 
     def grade_with_source(self, path: Path) -> tuple[SubmissionResult, str | None]:
         """`grade`, and the student's module as it was read for grading (a notebook's code
-        cells joined), or None when there was none to read: the similarity check's input."""
+        cells joined), or None when there was none to read: the similarity check's input.
+
+        A submission a call of which timed out for want of a processor (the machine busy with
+        the submissions graded beside it) is graded again alone, and that grade is its result."""
+        with self.turns.shared():
+            result, source = self._attempt(path)
+        if not self._starved:
+            return result, source
+        with self.turns.alone():
+            result, source = self._attempt(path)
+        return replace(result, isolation=(*result.isolation, RETRIED_ALONE)), source
+
+    def _attempt(self, path: Path) -> tuple[SubmissionResult, str | None]:
+        self._starved = False
         self._source = None
         started = time.monotonic()
         student = storable(path.name if path.is_dir() else path.stem)
@@ -99,6 +126,8 @@ class Runner:
         folder = Path(self._scratch) / f"submission-{self._count}"
         folder.mkdir()
         results = Path(self._scratch) / f"results-{self._count}.json"
+        shown = shown_results_file(results)
+        detail = None
         try:
             submission.write(folder, self.spec.module)
             request = GradeRequest(self._count, str(folder), str(results), self.spec.module)
@@ -108,29 +137,36 @@ class Runner:
             problem = reply.problem
             if problem is not None or not results.is_file():
                 detail = str(problem or "the runner answered without results")
-                return _unscored(self.spec, submission.id, "grader_error", detail, started)
-            if results.stat().st_size > MAX_RESULTS_BYTES:
+            elif results.stat().st_size > MAX_RESULTS_BYTES:
                 detail = f"the results are larger than {MAX_RESULTS_BYTES // 2**20} MiB"
-                return _unscored(self.spec, submission.id, "grader_error", detail, started)
-            data = ChildResults.from_json(json.loads(results.read_text(encoding="utf-8")))
+            else:
+                data = ChildResults.from_json(json.loads(results.read_text(encoding="utf-8")))
         except (RunnerFailed, MessageError) as failed:
-            return _unscored(self.spec, submission.id, "grader_error", str(failed), started)
+            detail = str(failed)
         finally:
             remove_tree(folder)
             results.unlink(missing_ok=True)
+            kept = _read_shown(shown)
+        if detail is not None:
+            if kept is None:
+                return _unscored(self.spec, submission.id, "grader_error", detail, started)
+            data, detail = kept, f"{detail}\n{FAILED_AFTER_SHOWN}"
+        self._starved = "starved" in data.worker_events
         tests = score_tests(self.assignment.course.rubric, self.spec, data.tests)
         return SubmissionResult(
             assignment=self.spec.name,
             submission=submission.id,
-            status="graded",
+            status="graded" if detail is None else "grader_error",
             score=round(sum(t.score for t in tests), 6),
             max_score=self.spec.max_score,
             isolation=data.isolation,
             duration_s=round(time.monotonic() - started, 3),
             tests=tests,
+            message=detail,
             output=data.output,
             shown_output=data.shown_output,
             notes=submission.notes,
+            failed_after_shown=detail is not None,
         )
 
     def close(self) -> None:
@@ -173,6 +209,7 @@ class Runner:
             assignment=self.assignment.name,
             hide=tuple(str(p) for p in self.hide),
             rehearse=self.rehearse,
+            cores=self.cores,
         )
         self._errors = tempfile.TemporaryFile()  # noqa: SIM115 (kept open while the runner lives)
         self._process = subprocess.Popen(
@@ -262,7 +299,11 @@ class RunnerPool:
         rehearse: bool = False,
     ) -> None:
         self._idle: queue.SimpleQueue[Runner] = queue.SimpleQueue()
-        self._all = [Runner(assignment, hide=hide, rehearse=rehearse) for _ in range(size)]
+        cores, turns = share_of_machine(size), Turns()  # each its share; one turn alone
+        self._all = [
+            Runner(assignment, hide=hide, rehearse=rehearse, cores=cores, turns=turns)
+            for _ in range(size)
+        ]
         for runner in self._all:  # all start at once; each collects the tests in parallel
             runner.launch()
         for runner in self._all:
@@ -303,6 +344,25 @@ def _kill(process: subprocess.Popen[bytes]) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
     process.wait()
+
+
+FAILED_AFTER_SHOWN = (
+    "It failed after the tests shown at once had run: their results stand for the student "
+    "until results are released, and the next `grade` grades this submission again."
+)
+
+
+def _read_shown(shown: Path) -> ChildResults | None:
+    """The results a test child kept of the tests shown at once before it ran any other
+    (serve.py), when it kept them whole; the file is removed."""
+    try:
+        if not shown.is_file() or shown.stat().st_size > MAX_RESULTS_BYTES:
+            return None
+        return ChildResults.from_json(json.loads(shown.read_text(encoding="utf-8")))
+    except (OSError, ValueError, MessageError):
+        return None
+    finally:
+        shown.unlink(missing_ok=True)
 
 
 def _unscored(

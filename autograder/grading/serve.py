@@ -32,6 +32,7 @@ import tempfile
 import time
 import traceback
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any, Literal
 
@@ -44,9 +45,15 @@ from autograder.course.course import Course
 from autograder.course.rubric import AssignmentSpec
 from autograder.course.solutions import solution_source
 from autograder.grading import pytest_compat
+from autograder.grading.before_release import shown_results_file
 from autograder.grading.disclosure import SHOWN_AT_ONCE
 from autograder.grading.proxy import StudentProxy
-from autograder.grading.pytest_plugin import GradingContext, input_watch, recorder
+from autograder.grading.pytest_plugin import (
+    GradingContext,
+    input_watch,
+    not_run_outcome,
+    recorder,
+)
 from autograder.protocol.runner import (
     ChildResults,
     GradeReply,
@@ -56,6 +63,7 @@ from autograder.protocol.runner import (
     RunnerStart,
 )
 from autograder.sandbox.client import StudentSession
+from autograder.sandbox.cpu_share import CpuCgroup, make_cpu_cgroup, share_of_machine
 from autograder.sandbox.isolation import Isolation, choose
 from autograder.sandbox.limits import limit_address_space
 from autograder.sandbox.reaper import die_with_parent, wait_for_exit
@@ -105,9 +113,27 @@ def main(argv: list[str]) -> int:
         tmp_mb=spec.limits.disk_mb,
         isolation=spec.isolation,
     )
+    cgroup = make_cpu_cgroup(config.cores or share_of_machine(1))
+    try:
+        return _serve(config, assignment, replace(isolation, cpu_cgroup=cgroup is not None),
+                      cgroup, requests, replies)  # fmt: skip
+    finally:
+        if cgroup is not None:
+            cgroup.remove()
+
+
+def _serve(
+    config: RunnerStart,
+    assignment: Assignment,
+    isolation: Isolation,
+    cgroup: CpuCgroup | None,
+    requests: IO[str],
+    replies: IO[str],
+) -> int:
+    spec = assignment.spec
     warm_up_source = assignment.warm_up_source()
     inbox = private_folder("inbox")  # 0700: only this runner and its zygote read it
-    zygote = Zygote(isolation, inbox, preload=spec.preload, warm_up=warm_up_source)
+    zygote = Zygote(isolation, inbox, preload=spec.preload, warm_up=warm_up_source, cgroup=cgroup)
     zygote.launch()  # it starts in the sandbox while this process collects the tests
     try:  # here too (trusted code, and it warms this runner's checks): a broken warm-up is
         warm_up(warm_up_source)  # the course's mistake, named, not a zygote that dies
@@ -297,10 +323,41 @@ class ServeLoop:
                         shown_upto = student.output.mark()
                     elif group is None and disclosure != SHOWN_AT_ONCE:
                         shown_upto = 0  # no test is shown at once: none of its output is
+                    leaving_shown = group in (None, SHOWN_AT_ONCE) and disclosure != SHOWN_AT_ONCE
+                    if results is not None and leaving_shown:
+                        self._write_shown(session, items[index:], student, shown_upto, results)
                     group = disclosure
                 following = items[index + 1] if index + 1 < len(items) else None
                 item.ihook.pytest_runtest_protocol(item=item, nextitem=following)
         return student, shown_upto
+
+    def _write_shown(
+        self,
+        session: pytest.Session,
+        later: list[pytest.Item],
+        student: StudentSession,
+        shown_upto: int | None,
+        results: Path,
+    ) -> None:
+        """Before the first test not shown at once runs, the results of those shown at once,
+        the later tests listed as not run: what stands for the student until results are
+        released if the grader fails from here on (grading/before_release.py)."""
+        recorded = recorder(session.config)
+        outcomes = [*recorded.final_outcomes(), *map(not_run_outcome, later)]
+        last = len(recorded.order)
+        outcomes.sort(key=lambda outcome: recorded.order.get(outcome.nodeid, last))
+        output = student.output.text(shown_upto)
+        data = ChildResults(
+            tests=tuple(outcomes),
+            isolation=tuple(self.isolation.layers),
+            output=output,
+            shown_output=output,
+            worker_events=tuple(student.events),
+        )
+        shown = shown_results_file(results)
+        written = shown.with_name(shown.name + ".part")
+        written.write_text(json.dumps(data.to_json()), encoding="utf-8")
+        written.replace(shown)  # whole or absent, whenever the child is stopped
 
     def _clear_slot(self) -> None:
         """End every worker process, remove the slot and empty the sandbox's /tmp (all through

@@ -25,12 +25,14 @@ MAX_TESTS = 100_000
 @dataclass(frozen=True)
 class RunnerStart:
     """Which assignment to grade (found again from its course's folder), the folders the
-    sandbox hides, and whether to rehearse on the reference first."""
+    sandbox hides, whether to rehearse on the reference first, and the processors the
+    submissions it grades may use (None: the whole machine's)."""
 
     course: str
     assignment: str
     hide: tuple[str, ...] = ()
     rehearse: bool = False
+    cores: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -38,6 +40,7 @@ class RunnerStart:
             "assignment": self.assignment,
             "hide": list(self.hide),
             "rehearse": self.rehearse,
+            "cores": self.cores,
         }
 
     @classmethod
@@ -53,6 +56,7 @@ class RunnerStart:
             assignment=text(message, "assignment", PATH_LIMIT),
             hide=tuple(hide),
             rehearse=message.get("rehearse") is True,
+            cores=_cores(message.get("cores")),
         )
 
 
@@ -196,3 +200,11 @@ class ChildResults:
         if not isinstance(output, str) or not isinstance(shown, str):
             raise MessageError("a child's results whose output is not text")
         return cls(outcomes, tuple(isolation), output, shown, tuple(events))  # type: ignore[arg-type]
+
+
+def _cores(value: Any) -> float | None:
+    if value is None:
+        return None
+    if type(value) not in (int, float) or not 0 < value < 1e6:
+        raise MessageError("a runner's configuration whose cores are not a positive number")
+    return float(value)

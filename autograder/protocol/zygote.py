@@ -3,9 +3,10 @@ forks the workers inside the sandbox: one JSON object a line on a Unix socket, t
 three pipes passed beside a spawn request as file descriptors.
 
 The zygote is started with a ZygoteStart as its argument and says ZygoteReady; then each
-SpawnRequest is answered by a Spawned and each EndRequest by an Ended (a request it does not
-know, by a Refused). The grader reads the answers with `reply_from_json`: anything else is a
-zygote that stopped answering (MessageError).
+SpawnRequest is answered by a Spawned, each EndRequest by an Ended and each UsageRequest by a
+Usage; a MarkRequest (sent as a call starts, so it must cost the call nothing) has no answer;
+a request it does not know, a Refused. The grader reads the answers with `reply_from_json`:
+anything else is a zygote that stopped answering (MessageError).
 """
 
 from __future__ import annotations
@@ -126,7 +127,27 @@ class EndRequest:
         return {"op": "end", "id": self.id, "pid": self.pid, "patient": self.patient}
 
 
-ZygoteRequest = SpawnRequest | EndRequest
+@dataclass(frozen=True)
+class MarkRequest:
+    """Note what the workers' processes have used so far: a call starts (no answer)."""
+
+    id: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"op": "mark", "id": self.id}
+
+
+@dataclass(frozen=True)
+class UsageRequest:
+    """What the workers' processes used since the last mark (cpu_time.py)."""
+
+    id: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"op": "usage", "id": self.id}
+
+
+ZygoteRequest = SpawnRequest | EndRequest | MarkRequest | UsageRequest
 
 
 def request_from_json(data: Any) -> ZygoteRequest:
@@ -137,6 +158,10 @@ def request_from_json(data: Any) -> ZygoteRequest:
     if message.get("op") == "end":
         pid = None if message.get("pid") is None else integer(message, "pid")
         return EndRequest(ident, pid, message.get("patient") is True)
+    if message.get("op") == "mark":
+        return MarkRequest(ident)
+    if message.get("op") == "usage":
+        return UsageRequest(ident)
     raise MessageError("a request to the zygote of no known op")
 
 
@@ -185,7 +210,22 @@ class Refused:
         return {"id": self.id, "error": self.error}
 
 
-ZygoteReply = Spawned | Ended | Refused
+@dataclass(frozen=True)
+class Usage:
+    """CPU seconds, seconds waited for a processor (None: unknown) and processes, since the
+    last mark; all None where the zygote cannot tell (not Linux)."""
+
+    id: str | None
+    cpu_s: float | None
+    waited_s: float | None = None
+    processes: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "cpu_s": self.cpu_s, "waited_s": self.waited_s,
+                "processes": self.processes}  # fmt: skip
+
+
+ZygoteReply = Spawned | Ended | Usage | Refused
 
 
 def reply_from_json(data: Any) -> ZygoteReply:
@@ -199,6 +239,17 @@ def reply_from_json(data: Any) -> ZygoteReply:
     if "code" in message:
         code = None if message.get("code") is None else integer(message, "code")
         return Ended(ident, code, integer(message, "ended") if "ended" in message else 0)
+    if "cpu_s" in message:
+        cpu, waited = message.get("cpu_s"), message.get("waited_s")
+        return Usage(ident, _seconds(cpu), _seconds(waited), integer(message, "processes"))
     if "error" in message:
         return Refused(ident, text(message, "error", 500))
     raise MessageError("a zygote's answer of no known kind")
+
+
+def _seconds(value: Any) -> float | None:
+    if value is None:
+        return None
+    if type(value) not in (int, float) or not 0 <= value < float("inf"):
+        raise MessageError("a zygote's usage that is not a number of seconds")
+    return float(value)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import os
+import select
 import signal
 import threading
 import time
@@ -39,6 +40,7 @@ from autograder.protocol.messages import MESSAGE_LIMIT, NAME_LIMIT
 from autograder.protocol.zygote import WorkerStart
 from autograder.safe_text import short_repr
 from autograder.sandbox import channel, codec
+from autograder.sandbox.cpu_time import CHECK_INTERVAL_S, WALL_FACTOR, Usage, Verdict, judge
 from autograder.sandbox.isolation import Isolation
 from autograder.sandbox.limits import Limits
 from autograder.sandbox.slot_quota import SlotWatch
@@ -213,17 +215,27 @@ class StudentSession:
         request_fd, response_fd = self._fds
         left = self.deadline - time.monotonic()
         limit = max(min(self.limits.call_timeout_s, left), 0.0)
+        cap = max(min(self.limits.call_timeout_s * WALL_FACTOR, left), limit)
+        started = time.monotonic()
+        self.zygote.mark()
         try:
-            channel.send(request_fd, request.to_json(), time.monotonic() + limit, buffers)
-            reply = channel.receive(response_fd, time.monotonic() + limit)
-        except channel.ChannelTimeout:
+            channel.send(request_fd, request.to_json(), started + cap, buffers)
+            reply = self._receive(response_fd, started, limit, cap)
+        except _OutOfTime as out:
             self._stop("timeout")
+            if out.verdict == "starved":
+                self.events.append("starved")  # the runner grades the submission again alone
             if left < self.limits.call_timeout_s:
                 raise SubmissionTimeExhausted(
                     f"the submission's time budget of {self.limits.submission_timeout_s:g} s "
-                    f"ran out during {what}, after {limit:.3g} s of it"
+                    f"ran out during {what}, after {limit:.3g} s of it{out.why}"
                 ) from None
-            message = f"{what} did not return within {limit:.3g} s"
+            message = f"{what} did not return within {limit:.3g} s{out.why}"
+            self._hanging[name] = message
+            raise StudentTimeout(f"{message}{out.advice}") from None
+        except channel.ChannelTimeout:  # its arguments or its reply still moving at the cap
+            self._stop("timeout")
+            message = f"{what} did not finish within {cap:.3g} s"
             self._hanging[name] = message
             raise StudentTimeout(f"{message}: does it loop forever?") from None
         except (channel.ChannelClosed, BrokenPipeError):
@@ -282,6 +294,25 @@ class StudentSession:
         raise StudentCrash(
             f"the worker sent an answer the grader does not understand during {what}"
         )
+
+    def _receive(
+        self, response_fd: int, started: float, limit: float, cap: float
+    ) -> channel.Received:
+        """The worker's reply, awaited while the call is within its time (cpu_time.py): up to
+        `limit` of CPU time used by the submission's processes, or of wall-clock time where
+        that cannot be measured, and never past `cap` of wall-clock time."""
+        deadline = started + limit
+        while True:
+            if _readable(response_fd, deadline):  # a reply begins: read it whole, up to the cap
+                return channel.receive(response_fd, started + cap)
+            wall = time.monotonic() - started
+            used = self.zygote.usage()
+            verdict = judge(wall_s=wall, used=used, limit_s=limit, cap_s=cap)
+            if verdict != "running":
+                raise _OutOfTime(verdict, wall, used)
+            cpu = 0.0 if used is None else used.cpu_s  # at full speed, when it reaches its limit:
+            wait = min(max(limit - cpu, 0.01), CHECK_INTERVAL_S)  # an endless loop is not
+            deadline = min(time.monotonic() + wait, started + cap)  # let run past it much
 
     # -- the process -------------------------------------------------------------------------
 
@@ -441,6 +472,36 @@ def _rebuild(reply: messages.RaisedReply, filename: str) -> StudentRaised:
             f"{kind}: {message}" if message else kind, kind=kind, location=where
         )
     return cls(message, kind=kind, location=where)
+
+
+def _readable(fd: int, deadline: float) -> bool:
+    """`fd` has something to read before `deadline` (a time.monotonic() value)."""
+    while True:
+        ready, _, _ = select.select([fd], [], [], max(deadline - time.monotonic(), 0.0))
+        if ready:
+            return True
+        if time.monotonic() >= deadline:
+            return False
+
+
+class _OutOfTime(Exception):
+    """A call is over its time, and why (cpu_time.judge's verdict)."""
+
+    def __init__(self, verdict: Verdict, wall_s: float, used: Usage | None) -> None:
+        self.verdict, self.wall_s = verdict, wall_s
+        self.why, self.advice = "", ": does it loop forever?"
+        if verdict == "cpu" and used is not None:
+            processes = f" (its {used.processes} processes)" if used.processes > 1 else ""
+            self.why = f" of processor time{processes}"
+        elif verdict == "idle":
+            self.why = " while running for almost none of it"
+            self.advice = ": does it sleep, or wait for something that never comes?"
+        elif verdict == "starved" and used is not None:
+            self.why = (
+                f" of processor time: the machine was busy, and in {wall_s:.3g} s it gave "
+                f"it {used.cpu_s:.3g} s"
+            )
+            self.advice = ""
 
 
 class _CallText:

@@ -10,7 +10,10 @@
    where neither works, grading refuses unless the rubric says `isolation = "unsafe"`;
 3. when the grader runs as root: the worker drops to an unprivileged user of its runner's own
    (a uid no account has, one per runner), before it imports any student code: the workers of
-   two runners cannot write each other's folders, signal or trace each other.
+   two runners cannot write each other's folders, signal or trace each other;
+4. the processors: a CPU cgroup capped at the runner's share where one can be made, and the
+   lowest priority for every process of the student's (cpu_share.py); calls are timed on the
+   CPU time their processes use (cpu_time.py).
 
 The submission reaches the worker through an inbox (read-only under bwrap); the zygote copies
 it into a fresh slot for each submission (inside the sandbox's size-capped /tmp under bwrap)
@@ -57,6 +60,9 @@ class Isolation:
     seccomp: bool = False
     """The worker filters its system calls (confine.py): with Landlock, and under bwrap where
     libseccomp is at hand."""
+    cpu_cgroup: bool = False
+    """The zygote runs in a CPU cgroup capped at the runner's share (cpu_share.py). Where it
+    does not, the lowest priority the worker takes is all that stands for it."""
 
     @property
     def layers(self) -> list[str]:
@@ -71,6 +77,10 @@ class Isolation:
             layers.append("seccomp")
         if self.drop_user:
             layers.append("unprivileged_user")
+        if self.cpu_cgroup:
+            layers.append("cpu-cgroup")
+        if hasattr(os, "nice"):  # the worker takes the lowest priority (worker.py)
+            layers.append("cpu-nice")
         return layers
 
     def confinement(self, slot: str) -> dict[str, Any] | None:

@@ -53,6 +53,7 @@ def apply_limits(limits: Limits, *, own_user: bool) -> list[str]:
         "RLIMIT_FSIZE": limits.file_size_mb * MIB,
         "RLIMIT_NOFILE": limits.open_files,
         "RLIMIT_CORE": 0,
+        "RLIMIT_NICE": 0,  # no priority above the one it was given (cpu_share.py)
     }
     wanted["RLIMIT_NPROC"] = limits.processes + (0 if own_user else processes_of(os.getuid()))
     applied = []

@@ -1,10 +1,10 @@
 """The worker: imports the student's module and answers calls, one at a time, with data only.
 
 Forked by the zygote (zygote.py) for each submission, from a process that has numpy and sympy
-imported already. Before any student code runs it sets its rlimits and, when asked, drops to an
-unprivileged user. Everything it sends passes the codec; a value that may not cross becomes an
-error message, never a pickle, and every text it sends (exception names and messages, import
-errors) is cut to a fixed length here, at the source.
+imported already. Before any student code runs it takes the lowest priority, sets its rlimits
+and, when asked, drops to an unprivileged user. Everything it sends passes the codec; a value
+that may not cross becomes an error message, never a pickle, and every text it sends
+(exception names and messages, import errors) is cut to a fixed length here, at the source.
 
 Modules in the submission's folder are compiled from their source on every import: no `.pyc`
 is written there, and none found there is read (a planted, unchecked one would otherwise run
@@ -31,7 +31,8 @@ PRELOADED = ("numpy", "numpy.linalg", "numpy.fft", "numpy.random", "sympy", "mat
              "dataclasses", "collections", "collections.abc", "re", "json", "copy",
              "autograder.sandbox.channel", "autograder.sandbox.codec",
              "autograder.grading.feedback",
-             "autograder.sandbox.limits", "autograder.sandbox.confine")  # fmt: skip
+             "autograder.sandbox.limits", "autograder.sandbox.confine",
+             "autograder.sandbox.cpu_share")  # fmt: skip
 """Imported before the student's module, so it finds them even after the user is dropped."""
 
 EXCEPTION_TEXT_LIMIT = 2000
@@ -88,10 +89,13 @@ def warm_up(source: str | None) -> None:
 def serve(request_fd: int, response_fd: int, config: WorkerStart) -> int:
     """Limit this process, drop the user, import the submission, then answer calls until EOF."""
     from autograder.sandbox import channel, codec
+    from autograder.sandbox.cpu_share import lower_priority
     from autograder.sandbox.limits import Limits, apply_limits
 
     drop_uid = config.drop_uid
-    applied = apply_limits(Limits.from_dict(config.limits), own_user=drop_uid is not None)
+    lowered = lower_priority()  # as root too, before the user is dropped: none can undo it
+    limits = Limits.from_dict(config.limits)
+    applied = lowered + apply_limits(limits, own_user=drop_uid is not None)
     if drop_uid is not None:
         os.setgroups([])
         os.setgid(drop_uid)

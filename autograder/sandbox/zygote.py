@@ -43,6 +43,8 @@ from autograder.errors import AutograderError
 from autograder.protocol import zygote as messages
 from autograder.protocol.messages import MessageError
 from autograder.protocol.zygote import WorkerStart, ZygoteStart
+from autograder.sandbox.cpu_share import CpuCgroup
+from autograder.sandbox.cpu_time import Usage, descendants_usage
 from autograder.sandbox.isolation import SANDBOX_WORKDIR, Isolation, hand_to_worker
 from autograder.sandbox.limits import scrubbed_environment
 from autograder.sandbox.reaper import become_subreaper, end_children, wait_for_exit
@@ -76,10 +78,13 @@ class Zygote:
         *,
         preload: tuple[str, ...] = (),
         warm_up: str | None = None,
+        cgroup: CpuCgroup | None = None,
     ) -> None:
         """`preload`: modules to import before any submission, beyond the worker's own list;
-        `warm_up`: the assignment's warm-up source (trusted instructor code), run once here."""
+        `warm_up`: the assignment's warm-up source (trusted instructor code), run once here;
+        `cgroup`: the CPU cgroup it starts in, with every process it will fork."""
         self.isolation = isolation
+        self.cgroup = cgroup
         self.preload = preload
         self.warm_up = warm_up
         self.inbox = inbox
@@ -126,6 +131,26 @@ class Zygote:
         if not isinstance(reply, messages.Spawned):
             raise ZygoteFailed(f"the sandbox's zygote started no worker: {reply}")
         return reply.pid
+
+    def mark(self) -> None:
+        """A call starts: the zygote notes what the workers' processes used so far. Nothing is
+        awaited (a call must not wait for it); a zygote that does not get it answers a usage
+        with what they used since an earlier mark, or since it started."""
+        if self._socket is None or not self._ready:
+            return
+        request = messages.MarkRequest(f"{os.getpid()}-{next(self._ids)}")
+        with contextlib.suppress(OSError):
+            self._socket.sendall(json.dumps(request.to_json()).encode() + b"\n")
+
+    def usage(self) -> Usage | None:
+        """What the workers' processes used since the last mark; None where it cannot tell."""
+        try:
+            reply = self._ask(lambda ident: messages.UsageRequest(ident))
+        except ZygoteFailed:
+            return None
+        if not isinstance(reply, messages.Usage) or reply.cpu_s is None:
+            return None
+        return Usage(reply.cpu_s, reply.waited_s, reply.processes)
 
     def end(self, pid: int | None, *, patient: bool = False) -> tuple[int | None, int]:
         """Kill worker `pid` (given a second to end by itself if `patient`) and everything else
@@ -210,7 +235,7 @@ class Zygote:
                    str(theirs.fileno()), json.dumps(config.to_json())]  # fmt: skip
         try:
             self._process = subprocess.Popen(
-                self.isolation.wrap(command, self.inbox),
+                self._started_in_cgroup(self.isolation.wrap(command, self.inbox)),
                 cwd=self.inbox,
                 env=scrubbed_environment(self.workdir_in_worker),
                 stdin=subprocess.DEVNULL,
@@ -223,6 +248,9 @@ class Zygote:
         self._socket = ours
         self._owner = os.getpid()
         self._ready = False
+
+    def _started_in_cgroup(self, command: list[str]) -> list[str]:
+        return command if self.cgroup is None else self.cgroup.enter(command)
 
     def _await_hello(self) -> None:
         ours = self._socket
@@ -273,7 +301,7 @@ def serve(control_fd: int, config_text: str) -> int:
     gc.freeze()  # the workers share these pages instead of copying them as they touch objects
     _send(control, messages.ZygoteReady())
     pending = b""
-    slot_ready = False
+    state = _State()
     while True:
         try:
             data, fds, _, _ = socket.recv_fds(control, 65536, 3)
@@ -288,34 +316,71 @@ def serve(control_fd: int, config_text: str) -> int:
             for fd in fds:
                 os.close(fd)
             continue
-        try:
-            request: messages.ZygoteRequest | None = messages.request_from_json(json.loads(pending))
-        except ValueError:  # not JSON, or not a request (MessageError)
-            request = None
-        pending = b""
-        reply: messages.ZygoteReply
-        if isinstance(request, messages.SpawnRequest) and len(fds) == 3:
-            if not slot_ready:  # the submission's first worker (a new zygote's too): whatever
-                _fresh_slot(config, request.worker.drop_uid)  # is there goes first
-                slot_ready = True
-            pid = os.fork()
-            if pid == 0:
-                control.close()
-                _become_worker(fds, request.worker, config.slot)
+        lines, pending = pending.splitlines(), b""  # a mark may arrive with the next request
+        handed = False
+        for number, line in enumerate(lines):
+            request: messages.ZygoteRequest | None
+            try:
+                request = messages.request_from_json(json.loads(line))
+            except ValueError:  # not JSON, or not a request (MessageError)
+                request = None
+            spawning = (  # the fds came with the last request: a spawn's
+                isinstance(request, messages.SpawnRequest)
+                and number == len(lines) - 1
+                and len(fds) == 3
+            )
+            handed = handed or spawning
+            reply = _answer(request, fds if spawning else [], config, control, state)
+            if reply is not None:
+                _send(control, reply)
+        if not handed:
             for fd in fds:
                 os.close(fd)
-            reply = messages.Spawned(request.id, pid)
-        elif isinstance(request, messages.EndRequest):
-            code, ended = _end_everything(request.pid, request.patient, config)
-            if request.pid is None:  # the submission's end: its slot goes with it
-                remove_tree(Path(config.slot))
-                slot_ready = False
-            reply = messages.Ended(request.id, code, ended)
-        else:
-            for fd in fds:
-                os.close(fd)
-            reply = messages.Refused(None if request is None else request.id, "unknown request")
-        _send(control, reply)
+
+
+class _State:
+    """What the zygote's loop remembers between requests."""
+
+    def __init__(self) -> None:
+        self.slot_ready = False
+        self.marked: Usage | None = None
+
+
+def _answer(
+    request: messages.ZygoteRequest | None,
+    fds: list[int],
+    config: ZygoteStart,
+    control: socket.socket,
+    state: _State,
+) -> messages.ZygoteReply | None:
+    """Do what `request` asks (the worker's three fds beside a spawn); its answer, if any."""
+    if isinstance(request, messages.SpawnRequest) and len(fds) == 3:
+        if not state.slot_ready:  # the submission's first worker (a new zygote's too):
+            _fresh_slot(config, request.worker.drop_uid)  # whatever is there goes first
+            state.slot_ready = True
+        pid = os.fork()
+        if pid == 0:
+            control.close()
+            _become_worker(fds, request.worker, config.slot)
+        for fd in fds:
+            os.close(fd)
+        return messages.Spawned(request.id, pid)
+    if isinstance(request, messages.EndRequest):
+        code, ended = _end_everything(request.pid, request.patient, config)
+        if request.pid is None:  # the submission's end: its slot goes with it
+            remove_tree(Path(config.slot))
+            state.slot_ready = False
+        return messages.Ended(request.id, code, ended)
+    if isinstance(request, messages.MarkRequest):
+        state.marked = descendants_usage(os.getpid())
+        return None
+    if isinstance(request, messages.UsageRequest):
+        now = descendants_usage(os.getpid())
+        if now is None:
+            return messages.Usage(request.id, None)
+        used = now if state.marked is None else now.since(state.marked)
+        return messages.Usage(request.id, used.cpu_s, used.waited_s, used.processes)
+    return messages.Refused(None if request is None else request.id, "unknown request")
 
 
 def _send(control: socket.socket, message: messages.ZygoteReady | messages.ZygoteReply) -> None:
