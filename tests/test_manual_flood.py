@@ -21,8 +21,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from conftest import FIXTURE_COURSE
 from manual_class import build_class
+
+FIXTURE_COURSE = Path(__file__).resolve().parent / "fixtures" / "course"
 
 FLOOD = 1200
 MALFORMED = 300
