@@ -16,7 +16,9 @@ from autograder.protocol.results import SubmissionResult, TestResult
 RUBRIC = "rubric-1"
 
 
-def _result(student: str, score: float, *, duration: float = 1.0) -> SubmissionResult:
+def _result(
+    student: str, score: float, *, duration: float = 1.0, isolation: tuple[str, ...] = ("process",)
+) -> SubmissionResult:
     test = TestResult(
         name="values",
         nodeid="test_a.py::test_values",
@@ -33,7 +35,7 @@ def _result(student: str, score: float, *, duration: float = 1.0) -> SubmissionR
         status="graded",
         score=score,
         max_score=10.0,
-        isolation=("process",),
+        isolation=isolation,
         duration_s=duration,
         tests=(test,),
     )
@@ -46,6 +48,7 @@ def _shard(
     content: str = "same",
     duration: float = 1.0,
     attempt: str = "2026-12-01T10:00:00+00:00",
+    isolation: tuple[str, ...] = ("process",),
 ) -> Path:
     with Gradebook(folder) as book:
         book.bind(assignment="vectors", rubric_hash=RUBRIC)
@@ -54,7 +57,7 @@ def _shard(
                 student=student,
                 content_hash=f"{content}-{student}",
                 run_id=f"run-{folder.name}",
-                result=_result(student, score, duration=duration),
+                result=_result(student, score, duration=duration, isolation=isolation),
                 attempt=attempt,
                 submitted_at=attempt,
             )
@@ -105,7 +108,13 @@ def test_shards_that_agree_merge_alike_in_every_order(tmp_path: Path) -> None:
     is how long they took) is one student, and every order gives the same gradebook."""
     shards = [
         _shard(tmp_path / "a", {"ada": 10.0, "bo": 7.0}),
-        _shard(tmp_path / "b", {"ada": 10.0, "cy": 9.0}, duration=3.5),
+        # graded on another machine: another time, other isolation layers, the same grade
+        _shard(
+            tmp_path / "b",
+            {"ada": 10.0, "cy": 9.0},
+            duration=3.5,
+            isolation=("process", "cpu-cgroup"),
+        ),
         _shard(tmp_path / "c", {"dee": 0.0}),
     ]
     summaries = []

@@ -613,7 +613,7 @@ def _refuse_disagreements(shards: list[_Shard]) -> None:
 
 def _signature(entries: list[Entry]) -> tuple[object, ...]:
     """What a student's attempts are, for comparing two shards: everything but the run that
-    graded them and how long it took."""
+    graded them, how long it took and the isolation layers its machine had."""
     return tuple(
         (e.attempt, e.content_hash, e.submitted_at, e.late_penalty, e.counted,
          _comparable(e.result))
@@ -624,6 +624,7 @@ def _signature(entries: list[Entry]) -> tuple[object, ...]:
 def _comparable(result: SubmissionResult) -> str:
     data = result.to_dict()
     data.pop("duration_s", None)
+    data.pop("isolation", None)  # the machine's layers (a CPU cgroup or not), not the grade
     data["tests"] = [{k: v for k, v in t.items() if k != "duration_s"} for t in data["tests"]]
     return json.dumps(data, sort_keys=True)
 

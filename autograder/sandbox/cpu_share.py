@@ -196,8 +196,11 @@ def _unescape(field: str) -> str:
 
 
 def share_of_machine(jobs: int) -> float:
-    """The processors one of `jobs` submissions graded at once may use."""
-    return (os.cpu_count() or 1) / max(jobs, 1)
+    """The processors one of `jobs` submissions graded at once may use: its share of the
+    machine, but never less than one processor, so that more jobs than cores cannot cap a
+    correct call below what it needs on an idle machine (the priority and the CPU-time
+    judgement keep a hog from its neighbours then)."""
+    return max(1.0, (os.cpu_count() or 1) / max(jobs, 1))
 
 
 def lower_priority() -> list[str]:
