@@ -1,17 +1,17 @@
 """Trivial impostors: submissions that do nothing, or leave out what the assignment is about.
 
 `autograder validate` grades them to prove that no test credits a function for an answer that
-takes no work: a law the identity satisfies (R_mᵀ R_n = R_{n−m} with every R = I), an invariance
-that attention without positions has anyway. Three kinds, each applied to one public function at
-a time and to all of them at once:
+takes no work: a law the identity satisfies (AᵀB = C holds with every matrix the identity), an
+invariance that the computation without the assignment's new ingredient has anyway. Three
+kinds, each applied to one public function at a time and to all of them at once:
 
 - "returns its input": the function returns the first of its arguments that has the type and
-  shape of the right answer (a copy, with the answer's dtype), e.g. X for rope(X);
+  shape of the right answer (a copy, with the answer's dtype), e.g. X for f(X);
 - "identity": a function whose answer is a square matrix (a stack of them) returns the
   identity of that shape and dtype (sympy.eye for a SymPy matrix);
 - "without INGREDIENT": the assignment's own trivial implementations, from its folder's
   impostors.py (TRIVIAL: function name → a function written with the module's own names, as a
-  catalogue entry is; INGREDIENT: what they leave out), e.g. attention without the rotation.
+  catalogue entry is; INGREDIENT: what they leave out).
 
 The first two are derived from the reference alone: each impostor calls the reference (in the
 pristine namespace of impostor.ORACLE) for the right answer's shape, and raises

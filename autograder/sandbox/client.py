@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from autograder.errors import AutograderError
 from autograder.protocol import messages
 from autograder.protocol.calls import Call
 from autograder.protocol.faults import (
@@ -484,7 +485,7 @@ def _readable(fd: int, deadline: float) -> bool:
             return False
 
 
-class _OutOfTime(Exception):
+class _OutOfTime(AutograderError):
     """A call is over its time, and why (cpu_time.judge's verdict)."""
 
     def __init__(self, verdict: Verdict, wall_s: float, used: Usage | None) -> None:
