@@ -157,3 +157,35 @@ def test_a_flood_without_the_token_leaves_the_page_answering(tmp_path: Path) -> 
     print(f"\nthe server printed {len(lines)} lines, {len(printed)} bytes:\n{printed.decode()}")
     assert len(lines) <= 20 and len(printed) < 4096, printed[:4096]
     assert b"Too many open files" not in printed and b"Traceback" not in printed, printed
+
+
+PIPELINED = 300
+"""More connections than the server keeps open (at most 200)."""
+
+
+def test_requests_pipelined_and_never_read_leave_the_page_answering(tmp_path: Path) -> None:
+    """Connections that each ask for the page's script many times over and read none of it are
+    busy, not idle: once the server's writes to them stall, they must still give way."""
+    out = build_class(tmp_path / "out")
+    _raise_own_file_limit()
+    with serving(out) as served:
+        host = f"Host: 127.0.0.1:{served.port}\r\n".encode()
+        request = b"GET /static/manual.js HTTP/1.1\r\n" + host + b"\r\n"
+        held = []
+        try:
+            for _ in range(PIPELINED):
+                sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+                sock.settimeout(10)
+                sock.connect(("127.0.0.1", served.port))
+                with contextlib.suppress(OSError):  # a connection evicted while we write
+                    sock.sendall(request * 50)
+                held.append(sock)
+            _answers(served)  # while they are held, their responses unread
+            assert served.open_files() < FILE_LIMIT // 2
+        finally:
+            for sock in held:
+                sock.close()
+        _answers(served)
+    printed = b"".join(served.output)
+    assert b"Too many open files" not in printed and b"Traceback" not in printed, printed

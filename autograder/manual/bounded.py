@@ -11,10 +11,12 @@ page out and fill the terminal with accept errors. Here:
   last response), then its response begun and done within REQUEST_SECONDS (a slow body too);
   past it, the connection is dropped;
 - at most `capacity` connections are open, well under the open-file limit (raised first
-  towards WANTED_FILES, as far as the hard limit allows): a new one beyond it evicts the
-  oldest connection that is waiting for headers, so a flood of idle connections never keeps
-  out a grader whose browser sends its request at once; a connection is refused only if every
-  open one is busy with a request;
+  towards WANTED_FILES, as far as the hard limit allows): a new one beyond it evicts another,
+  never is refused itself. The victim is the oldest connection waiting for headers; failing
+  that, the oldest whose peer reads no more of its response (its writing paused: requests
+  pipelined and never read); failing that, the one busy longest. A grader's browser sends its
+  request at once and is answered in milliseconds, so neither idle nor stalled floods keep it
+  out;
 - the listening backlog is small, so one accept round cannot open hundreds of sockets at once;
 - uvicorn's and asyncio's log lines are rate-limited (`LogThrottle`), with a count of those not
   shown: a flood of bad requests prints a few lines, not one per connection.
@@ -56,15 +58,19 @@ class Connections:
         self.open: dict[GuardedH11, None] = {}  # insertion-ordered set
 
     def admit(self, new: GuardedH11) -> None:
-        if len(self.open) >= self.capacity:
-            waiting = [c for c in self.open if c.waiting_since is not None]
-            if not waiting:
-                new.transport.abort()
-                return
-            oldest = min(waiting, key=lambda c: c.waiting_since or 0.0)
-            self.forget(oldest)
-            oldest.transport.abort()
+        if len(self.open) >= self.capacity and self.open:
+            victim = self.victim()
+            self.forget(victim)
+            victim.transport.abort()
         self.open[new] = None
+
+    def victim(self) -> GuardedH11:
+        """The open connection a newcomer replaces (see the module's docstring)."""
+        waiting = [c for c in self.open if c.waiting_since is not None]
+        if waiting:
+            return min(waiting, key=lambda c: c.waiting_since or 0.0)
+        stalled = [c for c in self.open if c.flow is not None and c.flow.write_paused]
+        return min(stalled or self.open, key=lambda c: c.busy_since)
 
     def forget(self, connection: GuardedH11) -> None:
         self.open.pop(connection, None)
@@ -79,6 +85,7 @@ class GuardedH11(H11Protocol):
         super().connection_made(transport)
         self.deadline: asyncio.TimerHandle | None = None
         self.waiting_since: float | None = self.loop.time()
+        self.busy_since = self.waiting_since
         self._arm(self.registry.header_seconds)
         self.registry.admit(self)
 
@@ -87,6 +94,7 @@ class GuardedH11(H11Protocol):
         super().handle_events()
         if self.cycle is not before:  # headers complete: a request is being answered
             self.waiting_since = None
+            self.busy_since = self.loop.time()
             self._arm(self.registry.request_seconds)
 
     def on_response_complete(self) -> None:
