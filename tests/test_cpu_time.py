@@ -272,6 +272,9 @@ def test_a_turn_alone_waits_for_the_grades_under_way() -> None:
     inside.wait()
     second = threading.Thread(target=alone)
     second.start()
+    with turns._changed:  # the grade alone is waiting, provably, before the shared one ends
+        assert turns._changed.wait_for(lambda: turns._waiting_alone == 1, timeout=30)
+    assert log == ["shared in"]
     release.set()
     for thread in (first, second):
         thread.join()

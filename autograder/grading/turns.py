@@ -40,6 +40,7 @@ class Turns:
         """A turn with nothing else graded: it waits for the grades under way to end."""
         with self._changed:
             self._waiting_alone += 1
+            self._changed.notify_all()  # a shared turn asked for now waits behind this one
             self._changed.wait_for(lambda: not self._alone and not self._sharing)
             self._waiting_alone -= 1
             self._alone = True
