@@ -33,6 +33,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from autograder.sandbox.scratch import process_alive
+
 PERIOD_US = 100_000
 """The period over which the quota is counted: the kernel's default."""
 PREFIX = "autograder-"
@@ -168,19 +170,9 @@ def _remove_stale(parent: Path) -> None:
     with contextlib.suppress(OSError):
         for entry in parent.iterdir():
             match = re.fullmatch(re.escape(PREFIX) + r"(\d+)", entry.name)
-            if match and not _alive(int(match[1])):
+            if match and not process_alive(int(match[1])):
                 with contextlib.suppress(OSError):
                     entry.rmdir()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _read(path: Path) -> str:

@@ -34,13 +34,14 @@ def remove_stale(kind: str) -> int:
     with contextlib.suppress(OSError):
         for entry in root.iterdir():
             owned = _OWNED.match(entry.name)
-            if owned and owned["kind"] == kind and not _alive(int(owned["pid"])):
+            if owned and owned["kind"] == kind and not process_alive(int(owned["pid"])):
                 remove_tree(entry)
                 removed += 1
     return removed
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
+    """Whether a process `pid` exists in this PID namespace (one of another user's counts)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
