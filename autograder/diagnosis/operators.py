@@ -1,0 +1,432 @@
+"""Mutation operators fit for numerical and symbolic code, over Python's own `ast`.
+
+Each operator looks at one node of a reference function and proposes replacements, each with
+what it changes said in words (never the reference's code: a student reads it). The standard
+library's `ast` is used rather than a mutation-testing package: those (mutmut, cosmic-ray)
+rewrite files and drive a test run per mutant, while the kit needs first-order mutants as
+functions in memory, compiled once and replayed on recorded calls; `ast.unparse` gives their
+source where a file is needed (validate), and comments need not survive.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+
+FUNCTION_WORDS = {
+    "sin": "the sine", "cos": "the cosine", "tan": "the tangent", "sum": "a sum",
+    "mean": "the mean", "max": "the maximum", "min": "the minimum", "maximum": "the maximum",
+    "minimum": "the minimum", "argmax": "the index of the maximum",
+    "argmin": "the index of the minimum", "tril": "the lower triangle",
+    "triu": "the upper triangle", "exp": "the exponential", "log": "the logarithm",
+    "sqrt": "the square root", "abs": "the absolute value", "cumsum": "a running sum",
+    "prod": "a product", "std": "the standard deviation", "var": "the variance",
+    "hstack": "side by side", "vstack": "stacked rows", "outer": "the outer product",
+    "asarray": "the conversion to an array", "array": "the conversion to an array",
+    "copy": "the copy", "swapaxes": "the transpose", "transpose": "the transpose",
+    "simplify": "the simplification", "trigsimp": "the simplification",
+    "expand": "the expansion", "float": "the conversion to float", "int": "the conversion to int",
+    "isclose": "a comparison", "where": "the choice",
+}  # fmt: skip
+"""How a student reads a library function's name."""
+
+SWAPS = {
+    "sin": ("cos",), "cos": ("sin",), "sum": ("mean",), "mean": ("sum",), "max": ("min",),
+    "min": ("max",), "maximum": ("minimum",), "minimum": ("maximum",), "argmax": ("argmin",),
+    "argmin": ("argmax",), "tril": ("triu",), "triu": ("tril",), "hstack": ("vstack",),
+    "vstack": ("hstack",), "std": ("var",), "var": ("std",),
+}  # fmt: skip
+"""Functions a student confuses with one another."""
+
+UNWRAPPED = ("sqrt", "abs", "asarray", "array", "copy", "swapaxes", "transpose", "simplify",
+             "trigsimp", "expand", "float", "int", "exp")  # fmt: skip
+"""Calls a student may leave out, the first argument (or the object) standing for the result."""
+
+SIGNED = ("sin", "cos", "tan", "exp", "sqrt", "sum", "mean")
+"""Calls whose sign a student may flip."""
+
+COMPLEX_RESULTS = ("exp", "cumsum", "sum", "polar", "fft", "ifft")
+"""Calls that may return complex values, of which a student may keep only the real part."""
+
+OPERATOR_WORDS: dict[type[ast.operator], str] = {
+    ast.Add: "a sum", ast.Sub: "a difference", ast.Mult: "a product", ast.Div: "a quotient",
+    ast.MatMult: "a matrix product", ast.Pow: "a power", ast.FloorDiv: "an integer division",
+    ast.Mod: "a remainder",
+}  # fmt: skip
+OPERATOR_SWAPS: dict[type[ast.operator], tuple[type[ast.operator], ...]] = {
+    ast.Add: (ast.Sub,), ast.Sub: (ast.Add,), ast.Mult: (ast.Div,), ast.Div: (ast.Mult,),
+    ast.FloorDiv: (ast.Div,), ast.Pow: (ast.Mult,), ast.MatMult: (ast.Mult,),
+}  # fmt: skip
+ORDERED = (ast.Sub, ast.Div, ast.Pow, ast.MatMult, ast.FloorDiv)
+"""Operators whose operands a student may swap."""
+COMPARISON_SWAPS: dict[type[ast.cmpop], type[ast.cmpop]] = {
+    ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq, ast.In: ast.NotIn, ast.NotIn: ast.In,
+}  # fmt: skip
+COMPARISON_WORDS: dict[type[ast.cmpop], str] = {
+    ast.Lt: "<", ast.LtE: "≤", ast.Gt: ">", ast.GtE: "≥", ast.Eq: "=", ast.NotEq: "≠",
+    ast.In: "in", ast.NotIn: "not in",
+}  # fmt: skip
+DTYPES = ("float16", "float32", "int64")
+"""Precisions a student may compute in instead of the reference's."""
+AXES = (0, 1, -1, -2)
+BOUNDED = ("arange", "range", "linspace")
+"""Calls whose arguments are bounds: a student's off-by-one lives there."""
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """One replacement of one node: the new node, and the change in words."""
+
+    node: ast.AST
+    change: str
+    operator: str
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What an operator may know of the function around a node."""
+
+    kinds: Mapping[str, str]
+    """Each name in the function's scope (parameters and locals) and its kind: a parameter's
+    annotation, or "local"; a name is only replaced by another of the same kind."""
+    words: Mapping[str, str]
+    """The assignment's words for its quantities (words.toml), by the reference's name."""
+
+    def say(self, node: ast.AST) -> str:
+        """A quantity as a student reads it: the assignment's word, else its name."""
+        if isinstance(node, ast.Name):
+            return self.words.get(node.id, node.id)
+        if isinstance(node, ast.Call):
+            name = called_name(node)
+            return FUNCTION_WORDS.get(name, f"the {name}") if name else "a term"
+        if isinstance(node, ast.Attribute) and node.attr == "T":
+            return f"the transpose of {self.say(node.value)}"
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+            return repr(node.value)
+        return "a term"
+
+
+def called_name(call: ast.Call) -> str | None:
+    """The last part of a call's function: np.sin(x) and sin(x) are both "sin"."""
+    function = call.func
+    if isinstance(function, ast.Attribute):
+        return function.attr
+    if isinstance(function, ast.Name):
+        return function.id
+    return None
+
+
+Operator = Callable[[ast.AST, "ast.AST | None", Scope], Iterator[Proposal]]
+
+
+def constants(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[Proposal]:
+    """A number changed: ±1, doubled, halved, 0 or 1 (a negative number as one node)."""
+    value = _number(node)
+    if value is None or (isinstance(node, ast.Constant) and _is_negated(node, parent)):
+        return
+    candidates: list[float] = [value + 1, value - 1, value * 2, 0, 1]
+    candidates.append(value // 2 if isinstance(value, int) else value / 2)
+    role = _role(node, parent)
+    for new in dict.fromkeys(candidates):
+        if new == value:
+            continue
+        replacement = ast.UnaryOp(ast.USub(), ast.Constant(-new)) if new < 0 else ast.Constant(new)
+        yield Proposal(replacement, role.format(after=_say_number(new), before=_say_number(value)),
+                       "constant")  # fmt: skip
+
+
+def bounds(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[Proposal]:
+    """A bound that is not a number (of a range, an arange or a slice) off by one."""
+    if _number(node) is not None or not _is_bound(node, parent):
+        return
+    if not isinstance(node, ast.expr):
+        return
+    word = scope.say(node)
+    for op, said in ((ast.Add(), "one more than"), (ast.Sub(), "one less than")):
+        yield Proposal(
+            ast.BinOp(copy.deepcopy(node), op, ast.Constant(1)),
+            f"a bound off by one: {said} {word}",
+            "off by one",
+        )
+
+
+def operators(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[Proposal]:
+    """An arithmetic operator changed, its operands swapped, or one operand left out."""
+    if not isinstance(node, ast.BinOp) or type(node.op) not in OPERATOR_WORDS:
+        return
+    was = OPERATOR_WORDS[type(node.op)]
+    for new_op in OPERATOR_SWAPS.get(type(node.op), ()):
+        yield Proposal(
+            ast.BinOp(copy.deepcopy(node.left), new_op(), copy.deepcopy(node.right)),
+            f"{OPERATOR_WORDS[new_op]} where {was} belongs",
+            "operator",
+        )
+    if isinstance(node.op, ORDERED):
+        yield Proposal(
+            ast.BinOp(copy.deepcopy(node.right), copy.deepcopy(node.op), copy.deepcopy(node.left)),
+            f"{was} taken the wrong way round ({scope.say(node.right)} first, "
+            f"{scope.say(node.left)} second)",
+            "operands swapped",
+        )
+    sides = ((node.left, node.right, "second"), (node.right, node.left, "first"))
+    for kept, dropped, side in sides:
+        if isinstance(node.op, ast.Pow) and side == "first":
+            continue  # a base left out leaves an exponent that no student writes
+        said = scope.say(dropped)
+        change = f"{said} is missing from {was} (its {side} operand)"
+        if side == "second":
+            change = {
+                ast.Div: f"not divided by {said}: a scaling is missing",
+                ast.Sub: f"{said} is not subtracted",
+                ast.Add: f"{said} is not added",
+                ast.Mult: f"not multiplied by {said}: a factor is missing",
+            }.get(type(node.op), change)
+        yield Proposal(copy.deepcopy(kept), change, "operand removed")
+
+
+def signs(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[Proposal]:
+    """A minus sign dropped, or one added in front of a signed call (sin, cos, exp, …)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        if _number(node) is None:
+            yield Proposal(
+                copy.deepcopy(node.operand),
+                f"the sign of {scope.say(node.operand)} is flipped",
+                "sign",
+            )
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        yield Proposal(copy.deepcopy(node.operand), "a condition is inverted", "sign")
+    elif (
+        isinstance(node, ast.Call)
+        and called_name(node) in SIGNED
+        and not (isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.USub))
+    ):
+        yield Proposal(
+            ast.UnaryOp(ast.USub(), copy.deepcopy(node)),
+            f"the sign of {scope.say(node)} is flipped",
+            "sign",
+        )
+
+
+def calls(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[Proposal]:
+    """A function confused with its twin (sin for cos, sum for mean, …), a call left out, a
+    complex result cut to its real part."""
+    if not isinstance(node, ast.Call):
+        return
+    name = called_name(node)
+    if name is None:
+        return
+    for twin in SWAPS.get(name, ()):
+        new = copy.deepcopy(node)
+        if isinstance(new.func, ast.Attribute):
+            new.func.attr = twin
+        else:
+            assert isinstance(new.func, ast.Name)
+            new.func.id = twin
+        yield Proposal(
+            new, f"{FUNCTION_WORDS[twin]} where {FUNCTION_WORDS[name]} belongs", "function swapped"
+        )
+    if name in UNWRAPPED:
+        inner = _first_operand(node)
+        if inner is not None:
+            yield Proposal(
+                copy.deepcopy(inner), f"without {FUNCTION_WORDS.get(name, name)}", "call removed"
+            )
+    if name in COMPLEX_RESULTS:
+        yield Proposal(
+            ast.Attribute(copy.deepcopy(node), "real", ast.Load()),
+            f"only the real part of {scope.say(node)} is kept where the complex value belongs",
+            "real part",
+        )
+
+
+def keywords(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[Proposal]:
+    """A call's axis, keepdims or dtype changed or left out."""
+    if not isinstance(node, ast.Call):
+        return
+    for index, keyword in enumerate(node.keywords):
+        if keyword.arg not in ("axis", "keepdims", "dtype"):
+            continue
+        without = copy.deepcopy(node)
+        del without.keywords[index]
+        said = {"axis": "the axis", "keepdims": "keepdims", "dtype": "the dtype"}[keyword.arg]
+        yield Proposal(without, f"{said} is left out of {scope.say(node)}", "keyword removed")
+        if keyword.arg == "axis":
+            value = _number(keyword.value)
+            for axis in AXES:
+                if axis != value:
+                    new = copy.deepcopy(node)
+                    new.keywords[index].value = ast.Constant(axis)
+                    yield Proposal(
+                        new,
+                        f"{scope.say(node)} over axis {axis} where axis {_say_number(value)} "
+                        "belongs",
+                        "axis",
+                    )
+        if keyword.arg == "dtype":
+            for dtype in DTYPES:
+                new = copy.deepcopy(node)
+                new.keywords[index].value = ast.Attribute(ast.Name("np", ast.Load()), dtype,
+                                                          ast.Load())  # fmt: skip
+                yield Proposal(new, f"computed in {dtype} where float64 belongs", "dtype")
+
+
+def transposes(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[Proposal]:
+    """A transpose (`.T`) left out."""
+    if isinstance(node, ast.Attribute) and node.attr == "T" and isinstance(node.ctx, ast.Load):
+        yield Proposal(
+            copy.deepcopy(node.value), f"{scope.say(node.value)} is not transposed", "transpose"
+        )
+
+
+def variables(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[Proposal]:
+    """A name replaced by another of the same kind in scope (m for n, K for Q)."""
+    if not isinstance(node, ast.Name) or not isinstance(node.ctx, ast.Load):
+        return
+    kind = scope.kinds.get(node.id)
+    if kind is None:
+        return
+    for other, other_kind in scope.kinds.items():
+        if other != node.id and other_kind == kind:
+            yield Proposal(
+                ast.Name(other, ast.Load()),
+                f"{scope.words.get(other, other)} where {scope.say(node)} belongs",
+                "variable",
+            )
+
+
+def comparisons(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[Proposal]:
+    """A comparison made strict, or loose, or turned over."""
+    if not isinstance(node, ast.Compare) or len(node.ops) != 1:
+        return
+    swapped = COMPARISON_SWAPS.get(type(node.ops[0]))
+    if swapped is not None:
+        new = copy.deepcopy(node)
+        new.ops = [swapped()]
+        yield Proposal(
+            new,
+            f"a comparison {COMPARISON_WORDS[swapped]} where {COMPARISON_WORDS[type(node.ops[0])]} "
+            "belongs",
+            "comparison",
+        )
+
+
+def statements(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[Proposal]:
+    """A refusal left out (a `raise`, or an `if` that only raises), or a statement that
+    writes into an array left out."""
+    if isinstance(node, ast.Raise):
+        yield Proposal(ast.Pass(), refusal_words(node), "raise removed")
+    elif isinstance(node, ast.If) and all(isinstance(s, ast.Raise) for s in node.body):
+        if not node.orelse:
+            raised = node.body[0]
+            assert isinstance(raised, ast.Raise)
+            yield Proposal(ast.Pass(), refusal_words(raised), "raise removed")
+    elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Subscript) for t in node.targets):
+        target = next(t for t in node.targets if isinstance(t, ast.Subscript))
+        yield Proposal(
+            ast.Pass(), f"a write into {scope.say(target.value)} is left out", "statement removed"
+        )
+    elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+        yield Proposal(ast.Pass(), f"{scope.say(node.value)} is left out", "statement removed")
+
+
+OPERATORS: tuple[Operator, ...] = (
+    constants, bounds, operators, signs, calls, keywords, transposes, variables, comparisons,
+    statements,
+)  # fmt: skip
+
+
+def refusal_words(node: ast.Raise) -> str:
+    """What a left-out `raise` no longer refuses, from its message's own words: the phrase
+    "must refuse" marks it as the argument contract (never misleading, corpus.py)."""
+    exception = node.exc
+    kind = "an exception"
+    message = ""
+    if isinstance(exception, ast.Call):
+        kind = called_name(exception) or kind
+        if exception.args:
+            message = _message_words(exception.args[0])
+    elif isinstance(exception, ast.Name):
+        kind = exception.id
+    said = f" («{message}»)" if message else ""
+    return f"accepts an input it must refuse: no {kind}{said}"
+
+
+def _message_words(node: ast.AST) -> str:
+    """An exception message's literal text, each formatted field said by its name."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        parts = []
+        for value in node.values:
+            if isinstance(value, ast.Constant):
+                parts.append(str(value.value))
+            elif isinstance(value, ast.FormattedValue):
+                inner = value.value
+                parts.append(inner.id if isinstance(inner, ast.Name) else "…")
+        return "".join(parts)
+    return ""
+
+
+def _number(node: ast.AST) -> int | float | None:
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+        return node.value  # type: ignore[return-value]
+    if (
+        isinstance(node, ast.UnaryOp)
+        and isinstance(node.op, ast.USub)
+        and isinstance(node.operand, ast.Constant)
+        and type(node.operand.value) in (int, float)
+    ):
+        return -node.operand.value  # type: ignore[operator,return-value]
+    return None
+
+
+def _is_negated(node: ast.AST, parent: ast.AST | None) -> bool:
+    return isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.USub)
+
+
+def _say_number(value: float | int | None) -> str:
+    if value is None:
+        return "the default"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return f"{value:g}"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _is_bound(node: ast.AST, parent: ast.AST | None) -> bool:
+    if isinstance(parent, ast.Call) and called_name(parent) in BOUNDED:
+        return any(argument is node for argument in parent.args)
+    if isinstance(parent, ast.Slice):
+        return node is parent.lower or node is parent.upper
+    return False
+
+
+def _role(node: ast.AST, parent: ast.AST | None) -> str:
+    """How a changed number reads where it stands (a range's start, a power, …)."""
+    if isinstance(parent, ast.Call) and called_name(parent) in BOUNDED:
+        position = next((i for i, a in enumerate(parent.args) if a is node), None)
+        if position is not None:
+            names = ("stop",) if len(parent.args) == 1 else ("start", "stop", "step")
+            role = names[position] if position < len(names) else "bound"
+            return f"the range's {role} is {{after}} where {{before}} belongs"
+    if isinstance(parent, ast.Slice):
+        role = "start" if node is parent.lower else "stop" if node is parent.upper else "step"
+        return f"a slice's {role} is {{after}} where {{before}} belongs"
+    if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Pow) and node is parent.right:
+        return "the power {after} where {before} belongs"
+    if isinstance(parent, ast.Subscript):
+        return "index {after} where {before} belongs"
+    return "{after} where {before} belongs"
+
+
+def _first_operand(call: ast.Call) -> ast.AST | None:
+    """What a left-out call leaves: its first argument, or the object of a method."""
+    if call.args and not isinstance(call.args[0], ast.Starred):
+        return call.args[0]
+    if isinstance(call.func, ast.Attribute) and not isinstance(call.func.value, ast.Name):
+        return call.func.value
+    if isinstance(call.func, ast.Attribute) and call.func.attr == "copy":
+        return call.func.value
+    return None
