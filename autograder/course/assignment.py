@@ -15,6 +15,9 @@ An assignment called NAME is, by convention (the README's "how to add an assignm
     assignments/NAME/independent_corpus.py optional: VARIANTS from public code (corpus.py)
     assignments/NAME/impostors.py         optional: TRIVIAL, each function without the
                                           assignment's new ingredient (trivial_impostors.py)
+    assignments/NAME/words.toml           optional: the docstrings' words for the reference's
+                                          quantities, which hints from mutants speak
+    assignments/NAME/mutation_waivers.toml optional: mutants no test need catch, each with why
     assignments/shared/                   optional: course-level knowledge of one mathematical
                                           object, imported by several assignments' instructor
                                           files as `from shared.TOPIC import …`
@@ -37,6 +40,11 @@ from typing import TYPE_CHECKING
 from autograder.course.rubric import AssignmentSpec
 from autograder.errors import ConfigError
 
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
 if TYPE_CHECKING:
     from autograder.course.catalogue import Misconception, Signature
     from autograder.course.course import Course
@@ -53,6 +61,10 @@ CORPUS_FILE = "independent_corpus.py"
 """Optional: student code from public sources that `validate` judges the hints on."""
 IMPOSTORS_FILE = "impostors.py"
 """Optional: each function without the assignment's new ingredient, for `validate`."""
+WORDS_FILE = "words.toml"
+"""Optional: `[quantities]` NAME = "the docstring's word for it" (diagnosis/mutants.py)."""
+WAIVERS_FILE = "mutation_waivers.toml"
+"""Optional: `[[waiver]]` mutant = "KEY", reason = "…" (authoring/mutation_testing.py)."""
 NOT_GRADING = ("late", "attempts", "never_lower")
 """Rubric keys that decide penalties and which attempt counts, never a test's result."""
 RELEASE_ROOT = "student_template"
@@ -151,6 +163,41 @@ class Assignment:
         module = import_instructor_module(self.signatures_file, self.name, self._shared)
         return tuple(module.SIGNATURES)
 
+    def load_words(self) -> dict[str, str]:
+        """The docstrings' words for the reference's quantities (words.toml's [quantities])."""
+        table = self._toml(WORDS_FILE).get("quantities", {})
+        if not isinstance(table, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in table.items()
+        ):
+            raise ConfigError(f"{self.folder / WORDS_FILE}: [quantities] maps names to words")
+        return dict(table)
+
+    def load_waivers(self) -> dict[str, str]:
+        """The mutants the assignment's tests need not catch: {mutant key: why}."""
+        entries = self._toml(WAIVERS_FILE).get("waiver", [])
+        waivers: dict[str, str] = {}
+        for entry in entries if isinstance(entries, list) else [None]:
+            if not (
+                isinstance(entry, dict)
+                and isinstance(entry.get("mutant"), str)
+                and isinstance(entry.get("reason"), str)
+                and entry["reason"].strip()
+            ):
+                raise ConfigError(
+                    f"{self.folder / WAIVERS_FILE}: each [[waiver]] needs a mutant and a reason"
+                )
+            waivers[entry["mutant"]] = entry["reason"]
+        return waivers
+
+    def _toml(self, name: str) -> dict[str, object]:
+        path = self.folder / name
+        if not path.is_file():
+            return {}
+        try:
+            return dict(tomllib.loads(path.read_text(encoding="utf-8")))
+        except tomllib.TOMLDecodeError as error:
+            raise ConfigError(f"{path}: {error}") from None
+
     @property
     def _shared(self) -> Path:
         """The folder holding the course's shared topic modules' package (`shared/`)."""
@@ -189,7 +236,8 @@ class Assignment:
         table = json.dumps(decides, sort_keys=True, default=str)
         digest = hashlib.sha256(table.encode())
         shared = sorted(self.shared_folder.rglob("*.py")) if self.shared_folder.is_dir() else []
-        sources = [self.reference, *sorted(self._python_files()), *shared]
+        words = [self.folder / WORDS_FILE] if (self.folder / WORDS_FILE).is_file() else []
+        sources = [self.reference, *sorted(self._python_files()), *words, *shared]
         for path in sources:
             digest.update(self.relative(path).encode() + b"\0" + path.read_bytes())
         return digest.hexdigest()
