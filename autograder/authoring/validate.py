@@ -11,6 +11,8 @@ the assignment's own computation without its new ingredient), one function at a 
 once, which must earn nothing in the tests of the functions they fake. An
 independent corpus (corpus.py), when the assignment has one, is graded too and summed up in one
 row: its correct styles full marks, its mistakes named at the promised rate, no hint misleading.
+Last, mutation testing (mutation_testing.py): every mutant of the reference the tests can tell
+from it loses points in its own part, or the assignment's folder waives it with a reason.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from pathlib import Path
 
 from autograder.authoring import corpus
 from autograder.authoring.impostor import IMPOSTOR_NAME, impostor_source
+from autograder.authoring.mutation_testing import MutationReport, mutation_testing
 from autograder.authoring.sample_class import sample_class, write_samples
 from autograder.authoring.solutions import solution_source
 from autograder.authoring.trivial_impostors import load_declaration, trivial_impostors
@@ -35,6 +38,7 @@ from autograder.grading.runners import RunnerPool
 
 ZERO_EVERYWHERE = "zero in every part"
 CORPUS = "independent corpus"
+MUTATION = "mutation testing"
 
 
 @dataclass(frozen=True)
@@ -80,8 +84,10 @@ def validate(
                 or (case.variant is not None and "corpus" in only)
             ]
         size = max(1, min(jobs, len(cases)))
-        with RunnerPool(assignment, size=size) as runners, ThreadPoolExecutor(size) as pool:
-            results = list(pool.map(lambda case: runners.grade(case.path), cases))
+        results: list[SubmissionResult] = []
+        if cases:
+            with RunnerPool(assignment, size=size) as runners, ThreadPoolExecutor(size) as pool:
+                results = list(pool.map(lambda case: runners.grade(case.path), cases))
     pairs = list(zip(cases, results, strict=True))
     verdicts = [_judge(case, result) for case, result in pairs if case.variant is None]
     judged = [corpus.judge(case.variant, r) for case, r in pairs if case.variant is not None]
@@ -96,7 +102,19 @@ def validate(
     )
     if reference is not None:
         verdicts.append(_judge_hidden_titles(reference))
+    if not only or MUTATION in only or "mutation" in only:
+        verdicts.append(_judge_mutants(mutation_testing(assignment)))
     return verdicts
+
+
+def _judge_mutants(report: MutationReport) -> CaseVerdict:
+    """The mutation row: its score, and every survivor (a missing test) as the problem."""
+    problems = report.problems()
+    return CaseVerdict(
+        MUTATION, "no unwaived survivor", float(report.caught),
+        float(report.caught + len(report.survivors)), report.summary(),
+        "\n".join(problems) if problems else None,
+    )  # fmt: skip
 
 
 def _judge_hidden_titles(result: SubmissionResult) -> CaseVerdict:

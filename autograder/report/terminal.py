@@ -208,9 +208,9 @@ def render_validation(verdicts: list[CaseVerdict]) -> str:
         hint = shorten(v.hint, 60)
         score = f"{v.score:>6g} / {v.max_score:<3g}"
         rows.append(f"{v.name:<{width}}{v.expected:<{wide}}{score}  {verdict:<8}{hint}")
-        if v.problem:
-            rows.append(f"{'':<{width}}  -> {v.problem}")
-        if v.name == "independent corpus":  # validate.CORPUS: the rate, whole
+        for problem in (v.problem or "").splitlines():
+            rows.append(f"{'':<{width}}  -> {problem}")
+        if v.name in ("independent corpus", "mutation testing"):  # validate's: the rate, whole
             rows.append(f"{'':<{width}}  {v.hint}")
     failed = sum(not v.ok for v in verdicts)
     rows.append(f"{len(verdicts)} cases: {len(verdicts) - failed} as expected, {failed} not")
