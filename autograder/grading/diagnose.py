@@ -25,6 +25,7 @@ from autograder.checks.closeness import all_close
 from autograder.checks.evaluate import NotEvaluable, evaluate
 from autograder.course.catalogue import Misconception as Misconception
 from autograder.course.catalogue import Signature as Signature
+from autograder.diagnosis.mutants import MUTANT_PREFIX
 from autograder.grading import replays
 from autograder.grading.replays import copied as copied
 from autograder.protocol.calls import Call as Call
@@ -140,8 +141,9 @@ def _agreement(
     rtol: float,
     atol: float,
 ) -> tuple[bool, bool]:
-    """(the student agrees with the mistake on every call where it shows, and at least one
-    of those calls is wrong)."""
+    """(the student agrees with the mistake on every call where it shows, and on every call of
+    its own function (a wrong call there that it does not explain makes it a partial model,
+    which names nothing), and at least one of those calls is wrong)."""
     shown_wrong = False
     for call, expected, right in checked:
         if misconception.target not in uses(reference, call.name):
@@ -153,6 +155,8 @@ def _agreement(
         if expected is _REFUSED and variant is _MISSING:
             continue  # this mistake refuses these inputs too: it does not show here
         if not _shows(function, call, variant, expected, rtol, atol):
+            if call.name == misconception.target and not right:
+                return False, shown_wrong  # a wrong call of its own function it cannot explain
             continue  # this mistake does not show on this call
         if not _same(call.result, variant, rtol, atol):
             return False, shown_wrong  # it would show here, and the student's is not its output
@@ -268,11 +272,18 @@ def describe(found: Sequence[Misconception], observed: Sequence[str] = ()) -> st
     parts = []
     targets = {m.target for m in found}
     if len(found) == 1:
-        parts.append(f"{found[0].target}: {found[0].summary}: {found[0].hint}")
+        advice = f": {found[0].hint}" if found[0].hint else ""  # a mutant's words are whole
+        parts.append(f"{found[0].target}: {found[0].summary}{advice}")
+    elif all(m.name.startswith(MUTANT_PREFIX) for m in found) and len(targets) == 1:
+        named = "; or ".join(m.summary for m in found)
+        parts.append(
+            f"{found[0].target}: each of these changes gives exactly your numbers: {named}"
+        )
     elif found:
         one = len(targets) == 1
         named = "; or ".join(
-            f"{'' if one else m.target + ': '}{m.summary} ({m.hint})" for m in found
+            f"{'' if one else m.target + ': '}{m.summary}" + (f" ({m.hint})" if m.hint else "")
+            for m in found
         )
         parts.append(
             f"{found[0].target + ': ' if one else ''}your results match {len(found)} known "

@@ -18,7 +18,7 @@ import time
 from collections.abc import Generator, Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -52,6 +52,9 @@ from autograder.grading.input_watch import MARKER, InputWatch, WatchedModule
 from autograder.protocol.results import TestOutcome
 from autograder.student import verdict_cache
 from autograder.tolerance import DEFAULT_TOLERANCE
+
+if TYPE_CHECKING:
+    from autograder.grading.mutant_match import MutantModels
 
 
 class OutcomeRecorder:
@@ -331,8 +334,10 @@ class GradingContext:
         hidden_tests: Path | None = None,
         default_visibility: tuple[str, str] = ("visible", "after_due_date"),
         may_modify_inputs: frozenset[str] = frozenset(),
+        mutant_models: MutantModels | None = None,
     ) -> None:
         """`hidden_tests`: the folder of the hidden tests; a test collected from it is hidden.
+        `mutant_models`: the reference's mutants, which name what the catalogue does not.
         `default_visibility`: the rubric's for public and for hidden tests without a marker."""
         self.student = student
         self.hidden_tests = None if hidden_tests is None else hidden_tests.resolve()
@@ -358,6 +363,9 @@ class GradingContext:
         self.unwritten: set[str] = set()
         """Diagnosed tests that called a function not written yet: nothing to blame."""
         self._variants: dict[str, dict[str, Any]] = {}
+        self.mutant_models = mutant_models
+        self._mutant_causes: dict[tuple[str, int], list[Misconception]] = {}
+        """Each function's mutant cause, on the calls its readers may know of."""
 
     def pytest_runtest_setup(self, item: pytest.Item) -> None:
         self._remember()
@@ -393,6 +401,7 @@ class GradingContext:
         self.called_by_test.clear()
         self.generic.clear()
         self.unwritten.clear()
+        self._mutant_causes.clear()
         self._history_bytes = 0
 
     def prime_answers(self, seconds: float = PRIME_SECONDS) -> int:
@@ -417,6 +426,8 @@ class GradingContext:
                     break
                 primed += prime_call(call, self.catalogue, self.reference, self._variants,
                                      **self.tolerance)  # fmt: skip
+            if self.mutant_models is not None and time.monotonic() < stop:
+                primed += self.mutant_models.prime([call for _, call in self.history])
         return primed
 
     def _remember(self) -> None:
@@ -463,8 +474,6 @@ class GradingContext:
         for level in sorted({level for _, _, level in self.diagnosed.values()}):
             diagnosed = {n: d for n, d in self.diagnosed.items() if d[2] == level}
             candidates = {m.name: m for found, _, _ in diagnosed.values() for m in found}
-            if not candidates:
-                continue
             known = [call for made_at, call in self.history if made_at <= level]
             ruled_out = {
                 name
@@ -479,10 +488,43 @@ class GradingContext:
             }
             for nodeid, (found, observed, _) in diagnosed.items():
                 named = _deepest([m for m in found if m.name not in ruled_out], self.reference)
+                if not named:  # what no catalogue entry explains: a mutant that reproduces it
+                    mutants = self._mutants_of_test(nodeid, known, level)
+                    if mutants:
+                        named, observed = mutants, []
                 if not named and not observed:  # the catalogue's guess is ruled out
                     observed = self.generic.get(nodeid, [])
                 hints[nodeid] = _phrased(named, observed, level)
         return self._blamed(hints)
+
+    def _mutants_of_test(
+        self, nodeid: str, known: Sequence[Call], level: int
+    ) -> list[Misconception]:
+        """The mutants that reproduce every call of a function the test called (the first
+        such function it called), on the calls the test's reader may know of."""
+        if nodeid in self.unwritten:
+            return []
+        for name in self.called_by_test.get(nodeid, []):
+            found = self._mutant_causes_of(name, known, level)
+            if found:
+                return found
+        return []
+
+    def _mutant_causes_of(
+        self, name: str, known: Sequence[Call], level: int
+    ) -> list[Misconception]:
+        """`name`'s mutant causes on `known` (worked out once per function and reader); a
+        model meeting what it did not foresee names nothing."""
+        if self.mutant_models is None or self.reference is None:
+            return []
+        key = (name, level)
+        if key not in self._mutant_causes:
+            try:
+                causes = self.mutant_models.causes(name, known, **self.tolerance)
+            except Exception:
+                causes = []
+            self._mutant_causes[key] = causes
+        return self._mutant_causes[key]
 
     def _blamed(self, hints: dict[str, str | None]) -> dict[str, str | None]:
         """A test that fails because a function it calls is wrong on its own calls (and some
@@ -534,7 +576,10 @@ class GradingContext:
         found = diagnose(
             calls, self.catalogue, self.reference, namespaces=self._variants, **self.tolerance
         )
-        observed = observe(calls, self.signatures, self.reference, **self.tolerance)
+        if not found:
+            found = self._mutant_causes_of(name, known, level)
+        observed = [] if found else observe(calls, self.signatures, self.reference,
+                                            **self.tolerance)  # fmt: skip
         if not found and not observed:
             hidden = level == NEVER_SHOWN
             observed = observe_generic(calls, self.reference, hidden=hidden, **self.tolerance)

@@ -61,11 +61,14 @@ class Runner:
         rehearse: bool = False,
         cores: float | None = None,
         turns: Turns | None = None,
+        catalogue: bool = True,
     ) -> None:
         """`rehearse`: grade the reference once at start, so that every submission after it
         costs less (worth it for a runner with 20 or more to grade: batch.REHEARSAL_PAYS_FROM);
         `cores`: the processors its submissions may use (None: the machine's); `turns`: shared
-        with the runners grading beside it, for a grade again alone (turns.py)."""
+        with the runners grading beside it, for a grade again alone (turns.py); `catalogue`:
+        False to judge without the assignment's catalogue and signatures (a measurement)."""
+        self.catalogue = catalogue
         self.cores = cores
         self.turns = turns or Turns()
         self._starved = False
@@ -210,6 +213,7 @@ class Runner:
             hide=tuple(str(p) for p in self.hide),
             rehearse=self.rehearse,
             cores=self.cores,
+            catalogue=self.catalogue,
         )
         self._errors = tempfile.TemporaryFile()  # noqa: SIM115 (kept open while the runner lives)
         self._process = subprocess.Popen(
@@ -297,11 +301,19 @@ class RunnerPool:
         size: int,
         hide: tuple[Path, ...] = (),
         rehearse: bool = False,
+        catalogue: bool = True,
     ) -> None:
         self._idle: queue.SimpleQueue[Runner] = queue.SimpleQueue()
         cores, turns = share_of_machine(size), Turns()  # each its share; one turn alone
         self._all = [
-            Runner(assignment, hide=hide, rehearse=rehearse, cores=cores, turns=turns)
+            Runner(
+                assignment,
+                hide=hide,
+                rehearse=rehearse,
+                cores=cores,
+                turns=turns,
+                catalogue=catalogue,
+            )
             for _ in range(size)
         ]
         for runner in self._all:  # all start at once; each collects the tests in parallel

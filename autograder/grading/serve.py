@@ -47,6 +47,7 @@ from autograder.course.solutions import solution_source
 from autograder.grading import pytest_compat
 from autograder.grading.before_release import shown_results_file
 from autograder.grading.disclosure import SHOWN_AT_ONCE
+from autograder.grading.mutant_match import MutantModels
 from autograder.grading.proxy import StudentProxy
 from autograder.grading.pytest_plugin import (
     GradingContext,
@@ -146,7 +147,7 @@ def _serve(
     activate(CheckContext(policy=spec.symbolic))  # every child inherits it, and its verdicts
     folder = assignment.folder
     tests = [str(path) for path in assignment.test_folders]
-    context = grading_context(assignment, student=None)
+    context = grading_context(assignment, student=None, catalogue=config.catalogue)
     reference = assignment.reference
     rehearsal = (
         solution_source(reference.read_text(encoding="utf-8"), origin=str(reference))
@@ -456,18 +457,24 @@ def _wait(pid: int, deadline: float) -> int | None:
     return code
 
 
-def grading_context(assignment: Assignment, *, student: Any) -> GradingContext:
+def grading_context(
+    assignment: Assignment, *, student: Any, catalogue: bool = True, mutants: bool = True
+) -> GradingContext:
     """What the tests' fixtures hand out when the grader runs them: `student` (set per
-    submission when None here), the reference, the rubric's tolerance and seed, the catalogue,
-    and which tests are hidden."""
+    submission when None here), the reference, the rubric's tolerance and seed, the catalogue
+    and signatures (unless `catalogue` is False), the reference's mutants as models of
+    mistakes (made here, once, before any child is forked), and which tests are hidden."""
     spec = assignment.spec
+    reference = assignment.load_reference()
+    source = solution_source(assignment.reference.read_text(encoding="utf-8"), origin="reference")
     return GradingContext(
         student=student,
-        reference=assignment.load_reference(),
+        reference=reference,
         tolerance=spec.tolerance,
         seed=spec.seed,
-        catalogue=assignment.load_catalogue(),
-        signatures=assignment.load_signatures(),
+        catalogue=assignment.load_catalogue() if catalogue else (),
+        signatures=assignment.load_signatures() if catalogue else (),
+        mutant_models=MutantModels(reference, source, assignment.load_words()) if mutants else None,
         hidden_tests=assignment.hidden_tests,
         default_visibility=(spec.public_visibility, spec.hidden_visibility),
         may_modify_inputs=frozenset(spec.may_modify_inputs),

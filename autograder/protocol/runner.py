@@ -33,6 +33,9 @@ class RunnerStart:
     hide: tuple[str, ...] = ()
     rehearse: bool = False
     cores: float | None = None
+    catalogue: bool = True
+    """False: hints from the kit's own judgement alone (mutants, generic measures), as
+    `validate --without-catalogue` measures how far it reaches."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -41,6 +44,7 @@ class RunnerStart:
             "hide": list(self.hide),
             "rehearse": self.rehearse,
             "cores": self.cores,
+            "catalogue": self.catalogue,
         }
 
     @classmethod
@@ -57,6 +61,7 @@ class RunnerStart:
             hide=tuple(hide),
             rehearse=message.get("rehearse") is True,
             cores=_cores(message.get("cores")),
+            catalogue=message.get("catalogue") is not False,
         )
 
 

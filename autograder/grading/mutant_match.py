@@ -1,0 +1,135 @@
+"""Name a mistake nobody catalogued: the reference's mutant that reproduces every recorded call
+of the function it changes.
+
+The mutants (diagnosis/mutants.py) are made once per runner, before any child is forked, and
+their answers to the rubric's fixed inputs are primed with the catalogue's (replays.py), so that
+a submission pays a comparison, not a replay. A mutant is named only when its output equals
+the student's on every call of its function, right calls and wrong ones alike (the honesty
+rule): one that fits some calls and not others is a partial model, and says nothing. Of those
+that fit, the simplest change is named.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from autograder.course.catalogue import Misconception
+from autograder.diagnosis.mutants import Mutant, mutants
+from autograder.grading import replays
+from autograder.grading.diagnose import same, uses, variant_namespace
+from autograder.protocol.calls import Call
+
+MAX_NAMED = 3
+"""Different changes that may be named together, when each reproduces every call."""
+MAX_CALLS = 200
+"""Calls of one function compared with a mutant (the grader's time is bounded)."""
+
+
+class MutantModels:
+    """The reference's mutants, by the function they change, as the diagnosis reads them."""
+
+    def __init__(
+        self, reference: types.ModuleType, source: str, words: Mapping[str, str] | None = None
+    ) -> None:
+        self.reference = reference
+        made = mutants(source, vars(reference), words)
+        self.by_function: dict[str, list[Mutant]] = {}
+        for mutant in made:
+            self.by_function.setdefault(mutant.function, []).append(mutant)
+        self._models: dict[str, tuple[Misconception, dict[str, Any]]] = {}
+
+    def __len__(self) -> int:
+        return sum(map(len, self.by_function.values()))
+
+    def candidates(self, function: str) -> list[tuple[Misconception, dict[str, Any]]]:
+        """The mutants that can change `function`'s output, simplest first: its own, then
+        those of the module constants it reads; each with its namespace."""
+        constants = sorted(
+            name
+            for name in uses(self.reference, function)
+            if name != function and not callable(getattr(self.reference, name, None))
+        )
+        reached = [function, *constants]
+        found = []
+        for name in reached:
+            for mutant in self.by_function.get(name, ()):
+                found.append(self._model(mutant))
+        return found
+
+    def _model(self, mutant: Mutant) -> tuple[Misconception, dict[str, Any]]:
+        known = self._models.get(mutant.key)
+        if known is None:
+            misconception = mutant.as_misconception()
+            known = (misconception, variant_namespace(misconception, self.reference))
+            self._models[mutant.key] = known
+        return known
+
+    def prime(self, calls: Sequence[Call]) -> int:
+        """Work out each mutant's answer to the calls of its own function (under
+        replays.priming: every child forked afterwards inherits them). Returns the answers."""
+        primed = 0
+        by_name: dict[str, list[Call]] = {}
+        for call in calls:
+            if replays.primable(call):
+                by_name.setdefault(call.name, []).append(call)
+        for name, own in by_name.items():
+            for _, namespace in self.candidates(name):
+                function = namespace.get(name)
+                if callable(function):
+                    for call in own[:MAX_CALLS]:
+                        replays.answer_to(function, call)
+                        primed += 1
+        return primed
+
+    def causes(
+        self, function: str, calls: Sequence[Call], *, rtol: float, atol: float
+    ) -> list[Misconception]:
+        """The mutants that reproduce every recorded call of `function` (at least one of them
+        wrong), simplest first, one per change in words; none when more than MAX_NAMED
+        different changes fit (the calls cannot tell them apart: a cause would be a guess)."""
+        own = [c for c in calls if c.name == function][:MAX_CALLS]
+        reference = getattr(self.reference, function, None)
+        wrong = [c for c in own if not _reproduces(c, _answer(reference, c), rtol, atol)]
+        if not wrong:
+            return []
+        first = wrong[0]
+        found: dict[str, Misconception] = {}
+        for misconception, namespace in self.candidates(function):
+            if misconception.summary in found:
+                continue
+            variant = namespace.get(function)
+            if not _reproduces(first, _answer(variant, first), rtol, atol):
+                continue
+            if all(_reproduces(c, _answer(variant, c), rtol, atol) for c in own):
+                found[misconception.summary] = misconception
+                if len(found) > MAX_NAMED:
+                    return []
+        return list(found.values())
+
+
+class _Raised:
+    """A model's answer that is an exception: its class's name."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+def _answer(function: Any, call: Call) -> Any:
+    """A model's answer to `call` (worked out once: replays.py), or the exception it raised."""
+    if not callable(function):
+        return _Raised("missing")
+    answered = replays.answer_to(function, call)
+    return _Raised(answered.raised) if answered.raised is not None else answered.value
+
+
+def _reproduces(call: Call, answer: Any, rtol: float, atol: float) -> bool:
+    """Whether a model's answer is what the student's call gave: the same exception, or the
+    same value; a call that modified its arguments is reproduced by no mutant (a model runs
+    on copies and never does)."""
+    if call.mutated:
+        return False
+    if call.raised is not None or isinstance(answer, _Raised):
+        return isinstance(answer, _Raised) and answer.name == call.raised
+    return same(call.result, answer, rtol, atol)
