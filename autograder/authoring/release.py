@@ -8,13 +8,17 @@ the committed copy for drift are two thin uses of that one rendering.
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
+from autograder.authoring.hint_table_build import digest
 from autograder.authoring.notebook import has_notebook, student_notebook
 from autograder.authoring.solutions import has_solution_regions, strip_solutions
 from autograder.course.assignment import SHARED as SHARED_PACKAGE
 from autograder.course.assignment import Assignment
 from autograder.course.course import MAY_MODIFY_INI, SUBMISSION_INI, TEMPLATE_INI
+from autograder.diagnosis import hint_table
 from autograder.errors import ConfigError, TemplateDriftError
 
 IGNORED_NAMES = {"__pycache__", ".pytest_cache", ".ipynb_checkpoints", ".DS_Store"}
@@ -120,10 +124,11 @@ def _shared_imports(path: Path) -> set[str]:
 
 def write_release(assignment: Assignment) -> list[Path]:
     """Write the release into the assignment's release folder, removing files a previous
-    release left there (and nowhere else: other assignments' folders are not touched)."""
+    release left there (and nowhere else: other assignments' folders are not touched), and
+    its hint table, built again when what it depends on changed."""
     files = render_release(assignment)
     target = assignment.release_dir
-    for stale in sorted(set(_existing(target)) - set(files)):
+    for stale in sorted(set(_existing(target)) - set(files) - {HINT_TABLE}):
         (target / stale).unlink()
     written = []
     for relative, content in files.items():
@@ -132,17 +137,45 @@ def write_release(assignment: Assignment) -> list[Path]:
         if not path.is_file() or path.read_text(encoding="utf-8") != content:
             path.write_text(content, encoding="utf-8")
         written.append(path)
-    return written
+    table = target / HINT_TABLE
+    if hint_table.digest_of(table) != digest(assignment, _tests_of(files)):
+        _build_hint_table(assignment, target / "tests", table)
+    return [*written, table]
+
+
+HINT_TABLE = f"tests/{hint_table.FILE_NAME}"
+"""Where the release keeps what `check` knows of the models of mistakes."""
+HINT_TABLE_TIMEOUT_S = 1800.0
+
+
+def _tests_of(files: dict[str, str]) -> dict[str, str]:
+    return {name: text for name, text in files.items() if name.startswith("tests/")
+            and name.endswith(".py")}  # fmt: skip
+
+
+def _build_hint_table(assignment: Assignment, tests_dir: Path, table: Path) -> None:
+    """Run the builder in a process of its own (it runs the public tests in itself)."""
+    builder = "autograder.authoring.hint_table_build"
+    command = [sys.executable, "-m", builder, str(assignment.course.root), assignment.name,
+               str(tests_dir), str(table)]  # fmt: skip
+    done = subprocess.run(
+        command, capture_output=True, text=True, timeout=HINT_TABLE_TIMEOUT_S, check=False
+    )
+    if done.returncode != 0:
+        tail = "\n".join(done.stderr.strip().splitlines()[-8:])
+        raise ConfigError(f"the hint table of {assignment.name} could not be built:\n{tail}")
 
 
 def check_release(assignment: Assignment) -> None:
     """Raise TemplateDriftError, naming each file, when the release folder is not up to date."""
     files = render_release(assignment)
     target = assignment.release_dir
-    existing = _existing(target)
+    existing = [name for name in _existing(target) if name != HINT_TABLE]
     folder = assignment.relative(target)
     drifted = [f"missing: {folder}/{name}" for name in sorted(set(files) - set(existing))]
     drifted += [f"not generated: {folder}/{name}" for name in sorted(set(existing) - set(files))]
+    if hint_table.digest_of(target / HINT_TABLE) != digest(assignment, _tests_of(files)):
+        drifted.append(f"stale: {folder}/{HINT_TABLE} (built from other course files)")
     drifted += [
         f"differs: {folder}/{name}"
         for name in sorted(set(files) & set(existing))

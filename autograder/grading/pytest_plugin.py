@@ -26,6 +26,7 @@ from autograder.checks.context import CheckContext
 from autograder.checks.context import active as active_checks
 from autograder.checks.failure import short_repr
 from autograder.course.course import MAY_MODIFY_INI, SUBMISSION_INI
+from autograder.diagnosis import hint_table
 from autograder.grading import replays
 from autograder.grading.diagnose import (
     Call,
@@ -79,6 +80,11 @@ class OutcomeRecorder:
         """The advice each failed check carried (CheckFailure.advice), kept for the tests whose
         final hint is None."""
         self._functions: frozenset[str] = frozenset()
+        self.own_calls: list[Call] = []
+        """Every call the student's module answered in this process (check), for the hints
+        the release's table gives (diagnosis/hint_table.py)."""
+        self.called_by_test: dict[str, list[str]] = {}
+        self.table_folder: Path | None = None
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(
@@ -92,6 +98,8 @@ class OutcomeRecorder:
                 report.longrepr = verdict.message  # a stub is a to-do, not a crash: no traceback
         previous = self.outcomes.get(item.nodeid)
         notes = check_context(item.config).take_notes() if call.when == "call" else []
+        if call.when == "call" and _grading(item.config) is None:
+            self._remember_own_calls(item)
         self.durations[item.nodeid] = self.durations.get(item.nodeid, 0.0) + report.duration
         if verdict is not None and (previous is None or previous.status == "passed"):
             grading = _grading(item.config)
@@ -119,6 +127,45 @@ class OutcomeRecorder:
                 item, "passed", passed, function=self.function_of(item, None)
             )
         return report
+
+    def _remember_own_calls(self, item: pytest.Item) -> None:
+        """Keep the test's calls (check: the module runs here) for the table's hints."""
+        made = input_watch(item.config).own_calls
+        self.called_by_test[item.nodeid] = list(dict.fromkeys(c.name for c in made))
+        room = MAX_OWN_CALLS - len(self.own_calls)
+        self.own_calls.extend(made[: max(room, 0)])
+        self.table_folder = item.config.rootpath
+
+    def _table_hints(self) -> dict[str, str]:
+        """Hints from the release's table for the failed tests that have none (check)."""
+        table = None
+        if self.table_folder is not None:
+            for folder in (self.table_folder, self.table_folder / "tests"):
+                table = hint_table.read(folder / hint_table.FILE_NAME)
+                if table is not None:
+                    break
+        if table is None:
+            return {}
+        calls = [
+            hint_table.StudentCall(c.name, c.args, c.kwargs, c.result, c.raised, c.mutated)
+            for c in self.own_calls
+        ]
+        hints: dict[str, str] = {}
+        causes_of: dict[str, str | None] = {}
+        for nodeid, outcome in self.outcomes.items():
+            if outcome.status != "failed" or outcome.hint:
+                continue
+            for name in self.called_by_test.get(nodeid, []):
+                if name not in causes_of:
+                    try:
+                        found = hint_table.causes(table, name, calls)
+                    except Exception:  # a table meeting what it did not foresee names nothing
+                        found = []
+                    causes_of[name] = hint_table.sentence(found)
+                if causes_of[name]:
+                    hints[nodeid] = str(causes_of[name])
+                    break
+        return hints
 
     def function_of(self, item: pytest.Item, message: str | None) -> str | None:
         """The public function (or constant) of the student's module that `item` is about: the
@@ -178,6 +225,13 @@ class OutcomeRecorder:
                         hint=cut(hint, self.message_limit),
                         advice=None if hint else self.advice.get(nodeid),
                     )
+        elif self.own_calls and any(
+            o.status == "failed" and not o.hint for o in self.outcomes.values()
+        ):
+            for nodeid, hint in self._table_hints().items():
+                self.outcomes[nodeid] = dataclasses.replace(
+                    self.outcomes[nodeid], hint=cut(hint, self.message_limit), advice=None
+                )
         last = len(self.order)
         ordered = sorted(self.outcomes.items(), key=lambda item: self.order.get(item[0], last))
         return [
@@ -193,6 +247,8 @@ class OutcomeRecorder:
 
 
 DEFAULT_MESSAGE_LIMIT = 64 * 1024
+MAX_OWN_CALLS = 20_000
+"""Calls of a check kept for the table's hints (the public tests make a few hundred)."""
 
 
 def cut(text: str | None, limit: int) -> str | None:

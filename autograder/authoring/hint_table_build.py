@@ -1,0 +1,192 @@
+"""Build a release's hint table (diagnosis/hint_table.py): run as `python -m
+autograder.authoring.hint_table_build COURSE ASSIGNMENT TESTS_DIR OUT`, a process of its own
+since it runs the released public tests in itself, exactly as `autograder check` runs them (the
+same folder, seeds and order), on the reference, recording every call. Each call's arguments are
+keyed, and the reference's output and every model's (the catalogue's entries and the reference's
+mutants that reach the function) are projected; a model's projection is kept where it differs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import signal
+import sys
+import tempfile
+import types
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from autograder.course.assignment import CATALOGUE_FILE, WORDS_FILE, Assignment
+from autograder.course.catalogue import Misconception
+from autograder.course.course import Course
+from autograder.course.solutions import solution_source
+from autograder.diagnosis import hint_table
+from autograder.diagnosis.fingerprints import arguments_key, projection, same_projection
+from autograder.diagnosis.hint_table import HintTable, KnownCall, Model
+from autograder.diagnosis.mutants import mutants
+from autograder.grading.diagnose import uses, variant_namespace
+from autograder.grading.pytest_plugin import input_watch
+from autograder.protocol.calls import Call
+from autograder.student.local_check import NO_PLUGIN_AUTOLOAD, UNREAD_PLUGINS
+
+SECONDS_PER_CALL = 2.0
+"""A model that runs longer on one call is left out of that call (check names it nowhere)."""
+
+
+ENGINE_FILES = ("operators.py", "mutants.py", "fingerprints.py", "hint_table.py")
+"""The kit's modules whose change changes a table (of autograder/diagnosis/)."""
+
+
+def digest(assignment: Assignment, released_tests: dict[str, str]) -> str:
+    """What a table depends on: the reference, the catalogue, the words, the released public
+    tests ({name: content}), the tolerance and the kit's code that makes and reads tables."""
+    hashed = hashlib.sha256(f"hint table {hint_table.SCHEMA}".encode())
+    hashed.update(repr(sorted(assignment.spec.tolerance.items())).encode())
+    engine = Path(hint_table.__file__).parent
+    paths = [
+        assignment.reference,
+        assignment.folder / CATALOGUE_FILE,
+        assignment.folder / WORDS_FILE,
+    ]
+    paths += [engine / name for name in ENGINE_FILES]
+    for path in paths:
+        content = path.read_bytes() if path.is_file() else b""
+        hashed.update(path.name.encode() + b"\0" + content + b"\0")
+    for name in sorted(released_tests):
+        hashed.update(name.encode() + b"\0" + released_tests[name].encode() + b"\0")
+    return hashed.hexdigest()
+
+
+def released_tests(tests_dir: Path) -> dict[str, str]:
+    """The released test folder's Python files, as the release renders them."""
+    return {
+        f"tests/{p.relative_to(tests_dir).as_posix()}": p.read_text(encoding="utf-8")
+        for p in sorted(tests_dir.rglob("*.py"))
+        if "__pycache__" not in p.parts
+    }
+
+
+class _Recorder:
+    """Keeps each test's calls (check's own, from the input watch) before the next test."""
+
+    def __init__(self) -> None:
+        self.calls: list[Call] = []
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_runtest_teardown(self, item: pytest.Item) -> None:
+        self.calls.extend(input_watch(item.config).own_calls)
+
+
+def build(assignment: Assignment, tests_dir: Path) -> HintTable:
+    """Run the released public tests on the reference, as check does, and project every
+    model's output on their calls."""
+    reference_source = assignment.reference.read_text(encoding="utf-8")
+    solution = solution_source(reference_source, origin=str(assignment.reference))
+    recorder = _Recorder()
+    with tempfile.TemporaryDirectory(prefix="autograder-hints-") as scratch:
+        submission = Path(scratch) / assignment.spec.module
+        submission.write_text(solution, encoding="utf-8")
+        ini = Path(scratch) / "pytest.ini"
+        ini.write_text("[pytest]\n", encoding="utf-8")
+        arguments = [
+            str(tests_dir), "-c", str(ini), "--rootdir", str(tests_dir),
+            "--confcutdir", str(tests_dir.parent), "-p", "autograder.grading.pytest_plugin",
+            "-p", "no:cacheprovider", "--import-mode=importlib", "-q",
+            f"--submission={submission}",
+            *(part for name in UNREAD_PLUGINS for part in ("-p", f"no:{name}")),
+        ]  # fmt: skip
+        sys.path[:0] = [str(tests_dir)]
+        os.environ.update(NO_PLUGIN_AUTOLOAD)
+        with contextlib.redirect_stdout(sys.stderr):
+            pytest.main(arguments, plugins=[recorder])
+    reference = assignment.load_reference()
+    catalogue = [m for m in assignment.load_catalogue() if not m.mutates_input]
+    made = mutants(solution, vars(reference), assignment.load_words())
+    models: list[tuple[Model, Misconception]] = [
+        (Model(m.target, "catalogue", m.summary, m.hint), m) for m in catalogue
+    ]
+    models += [(Model(m.function, "mutant", m.said), m.as_misconception()) for m in made]
+    namespaces = [variant_namespace(m, reference) for _, m in models]
+    tolerance = assignment.spec.tolerance
+    known: dict[str, KnownCall] = {}
+    for call in recorder.calls:
+        key = arguments_key(call.args, call.kwargs)
+        if key is None or key in known:
+            continue
+        expected = _projected(vars(reference), call)
+        if expected is None:
+            continue
+        reached = uses(reference, call.name)
+        differing: dict[int, dict[str, Any]] = {}
+        for index, ((model, misconception), namespace) in enumerate(
+            zip(models, namespaces, strict=True)
+        ):
+            if misconception.target not in reached:
+                continue
+            if model.kind == "mutant" and not _mutant_reaches(model, call.name, reference):
+                continue
+            theirs = _projected(namespace, call)
+            if theirs is not None and not same_projection(theirs, expected, **tolerance):
+                differing[index] = theirs
+        known[key] = KnownCall(call.name, expected, differing)
+    return HintTable(
+        digest(assignment, released_tests(tests_dir)), tolerance["rtol"], tolerance["atol"],
+        tuple(model for model, _ in models), known,
+    )  # fmt: skip
+
+
+def _mutant_reaches(model: Model, name: str, reference: types.ModuleType) -> bool:
+    """A mutant is read on the calls of its own function (or of those reading its constant)."""
+    return model.target == name or not callable(getattr(reference, model.target, None))
+
+
+def _projected(namespace: dict[str, Any], call: Call) -> dict[str, Any] | None:
+    function = namespace.get(call.name)
+    if not callable(function):
+        return None
+    args = [a.copy() if isinstance(a, np.ndarray) else a for a in call.args]
+    kwargs = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in call.kwargs.items()}
+    with warnings.catch_warnings(), np.errstate(all="ignore"), _deadline(SECONDS_PER_CALL):
+        warnings.simplefilter("ignore")
+        try:
+            return projection(function(*args, **kwargs))
+        except _TooLong:
+            return None
+        except Exception as error:
+            return projection(error)
+
+
+class _TooLong(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def _deadline(seconds: float) -> Iterator[None]:
+    def stop(signum: int, frame: Any) -> None:
+        raise _TooLong
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def main(argv: list[str]) -> int:
+    course_root, name, tests_dir, out = argv
+    assignment = Course.load(Path(course_root)).assignment(name)
+    hint_table.write(build(assignment, Path(tests_dir)), Path(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
