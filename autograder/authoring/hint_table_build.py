@@ -107,17 +107,18 @@ def build(assignment: Assignment, tests_dir: Path) -> HintTable:
         with contextlib.redirect_stdout(sys.stderr):
             pytest.main(arguments, plugins=[recorder])
     reference = assignment.load_reference()
-    catalogue = [m for m in assignment.load_catalogue() if not m.mutates_input]
+    catalogue = assignment.load_catalogue()
     made = mutants(solution, vars(reference), assignment.load_words())
     models: list[tuple[Model, Misconception]] = [
-        (Model(m.target, "catalogue", m.summary, m.hint), m) for m in catalogue
+        (Model(m.target, "catalogue", m.summary, m.hint, m.refused_inputs, m.mutates_input), m)
+        for m in catalogue
     ]
     models += [(Model(m.function, "mutant", m.said), m.as_misconception()) for m in made]
     namespaces = [variant_namespace(m, reference) for _, m in models]
     tolerance = assignment.spec.tolerance
     known: dict[str, KnownCall] = {}
     for call in recorder.calls:
-        key = arguments_key(call.args, call.kwargs)
+        key = arguments_key(call.name, call.args, call.kwargs)
         if key is None or key in known:
             continue
         expected = _projected(vars(reference), call)
@@ -128,7 +129,7 @@ def build(assignment: Assignment, tests_dir: Path) -> HintTable:
         for index, ((model, misconception), namespace) in enumerate(
             zip(models, namespaces, strict=True)
         ):
-            if misconception.target not in reached:
+            if misconception.target not in reached or misconception.mutates_input:
                 continue
             if model.kind == "mutant" and not _mutant_reaches(model, call.name, reference):
                 continue
@@ -136,9 +137,13 @@ def build(assignment: Assignment, tests_dir: Path) -> HintTable:
             if theirs is not None and not same_projection(theirs, expected, **tolerance):
                 differing[index] = theirs
         known[key] = KnownCall(call.name, expected, differing)
+    public = [n for n, v in vars(reference).items()
+              if isinstance(v, types.FunctionType) and not n.startswith("_")
+              and v.__module__ == reference.__name__]  # fmt: skip
     return HintTable(
         digest(assignment, released_tests(tests_dir)), tolerance["rtol"], tolerance["atol"],
         tuple(model for model, _ in models), known,
+        {name: sorted(uses(reference, name)) for name in public},
     )  # fmt: skip
 
 
@@ -149,8 +154,8 @@ def _mutant_reaches(model: Model, name: str, reference: types.ModuleType) -> boo
 
 def _projected(namespace: dict[str, Any], call: Call) -> dict[str, Any] | None:
     function = namespace.get(call.name)
-    if not callable(function):
-        return None
+    if not callable(function):  # a constant is its own output
+        return None if call.name not in namespace else projection(function)
     args = [a.copy() if isinstance(a, np.ndarray) else a for a in call.args]
     kwargs = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in call.kwargs.items()}
     with warnings.catch_warnings(), np.errstate(all="ignore"), _deadline(SECONDS_PER_CALL):

@@ -36,6 +36,10 @@ class Model:
     """"catalogue" or "mutant"."""
     summary: str
     hint: str = ""
+    refused_inputs: bool = False
+    """A catalogue entry about inputs the reference refuses (diagnose.py's meaning)."""
+    mutates_input: bool = False
+    """A catalogue entry recognised by an argument modified in place."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,8 @@ class HintTable:
     atol: float
     models: tuple[Model, ...]
     calls: dict[str, KnownCall]
+    reaches: dict[str, list[str]] = field(default_factory=dict)
+    """Each public function and every module-level name it reaches (diagnose.uses)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -64,6 +70,7 @@ class HintTable:
             "rtol": self.rtol,
             "atol": self.atol,
             "models": [vars(m) for m in self.models],
+            "reaches": {name: sorted(names) for name, names in sorted(self.reaches.items())},
             "calls": {
                 key: {
                     "name": c.name,
@@ -85,7 +92,10 @@ class HintTable:
             )
             for key, c in data["calls"].items()
         }
-        return cls(str(data["digest"]), float(data["rtol"]), float(data["atol"]), models, calls)
+        reaches = {str(k): [str(n) for n in v] for k, v in data.get("reaches", {}).items()}
+        return cls(
+            str(data["digest"]), float(data["rtol"]), float(data["atol"]), models, calls, reaches
+        )
 
 
 def write(table: HintTable, path: Path) -> None:
@@ -124,35 +134,215 @@ class StudentCall:
     modified: bool = False
 
 
-def causes(table: HintTable, function: str, calls: Sequence[StudentCall]) -> list[Model]:
-    """The models that reproduce every known call of `function` (at least one wrong): the
-    catalogue's when any fits, else the mutants' (none when more than MAX_NAMED fit)."""
-    known = []
-    for call in calls:
-        if call.name != function or call.modified:
-            continue
-        key = arguments_key(call.args, call.kwargs)
-        entry = None if key is None else table.calls.get(key)
-        if entry is not None and entry.name == function:
-            mine = {"raised": call.raised} if call.raised else projection(call.result)
-            known.append((entry, mine))
-    if not any(
-        not same_projection(mine, entry.reference, table.rtol, table.atol) for entry, mine in known
-    ):
-        return []
-    fitting: dict[str, list[Model]] = {"catalogue": [], "mutant": []}
-    for index, model in enumerate(table.models):
-        if model.target != function and model.kind == "mutant":
-            continue
-        if all(
-            same_projection(mine, entry.models.get(index, entry.reference), table.rtol, table.atol)
-            for entry, mine in known
-        ) and any(index in entry.models for entry, _ in known):
-            fitting[model.kind].append(model)
-    if fitting["catalogue"]:
-        return fitting["catalogue"]
-    named = list({m.summary: m for m in fitting["mutant"]}.values())
-    return named if len(named) <= MAX_NAMED else []
+@dataclass(frozen=True)
+class _Known:
+    """A student's call the table knows: its entry and the student's output's projection."""
+
+    call: StudentCall
+    entry: KnownCall
+    mine: dict[str, Any] | None
+
+
+BLAME = (
+    "{caller} calls {culprit}, which is wrong on its own tests: fix {culprit} first, this test "
+    "depends on it"
+)
+"""The grader's words for a test that fails because a function it calls is wrong
+(grading/pytest_plugin.py), which check says alike."""
+
+
+class TableJudgement:
+    """The grader's rule on the public tests, read from the table instead of the models: each
+    failed test's catalogue entries (every call where one shows agrees with it, a wrong call of
+    its own function it leaves unexplained rules it out, and the submission's other calls may
+    contradict it), else the mutants that reproduce every call of a function the test called,
+    and the blame of a test that fails because a deeper function is wrong."""
+
+    def __init__(self, table: HintTable, calls: Sequence[StudentCall]) -> None:
+        self.table = table
+        self.tolerance = {"rtol": table.rtol, "atol": table.atol}
+        self._known: dict[int, _Known | None] = {}
+        self.calls = list(calls)
+
+    def known(self, call: StudentCall) -> _Known | None:
+        """The table's entry for `call`, with the student's projection (None: not known)."""
+        if id(call) not in self._known:
+            key = arguments_key(call.name, call.args, call.kwargs)
+            entry = None if key is None else self.table.calls.get(key)
+            found = None
+            if entry is not None and entry.name == call.name:
+                mine = {"raised": call.raised} if call.raised else projection(call.result)
+                found = _Known(call, entry, mine)
+            self._known[id(call)] = found
+        return self._known[id(call)]
+
+    def uses(self, name: str) -> set[str]:
+        return set(self.table.reaches.get(name, [name]))
+
+    def right(self, known: _Known) -> bool:
+        return same_projection(known.mine, known.entry.reference, **self.tolerance)
+
+    # -- the catalogue: diagnose.diagnose, contradicted and the deepest ------------------------
+
+    def catalogue_found(self, calls: Sequence[StudentCall]) -> list[int]:
+        knowns = [k for k in map(self.known, calls) if k is not None and not k.call.raised]
+        if all(self.right(k) and not k.call.modified for k in knowns):
+            return []
+        found = []
+        for index, model in enumerate(self.table.models):
+            if model.kind != "catalogue":
+                continue
+            if model.mutates_input:
+                if any(k.call.modified and k.call.name == model.target for k in knowns):
+                    found.append(index)
+                continue
+            consistent, shown_wrong = self._agreement(index, knowns)
+            if consistent and shown_wrong:
+                found.append(index)
+        return found
+
+    def contradicted(self, index: int) -> bool:
+        model = self.table.models[index]
+        if model.mutates_input:
+            return False
+        knowns = [k for k in map(self.known, self.calls) if k is not None and not k.call.raised]
+        relevant = [k for k in knowns if model.target in self.uses(k.call.name)]
+        return not self._agreement(index, relevant)[0]
+
+    def _agreement(self, index: int, knowns: Sequence[_Known]) -> tuple[bool, bool]:
+        model = self.table.models[index]
+        shown_wrong = False
+        for known in knowns:
+            if model.target not in self.uses(known.call.name):
+                continue
+            refused = "raised" in known.entry.reference
+            if refused and not model.refused_inputs:
+                continue
+            variant = known.entry.models.get(index, known.entry.reference)
+            if refused and "raised" in variant:
+                continue
+            right = self.right(known)
+            if index not in known.entry.models:  # this mistake does not show on this call
+                if known.call.name == model.target and not right:
+                    return False, shown_wrong
+                continue
+            if not same_projection(known.mine, variant, **self.tolerance):
+                return False, shown_wrong
+            shown_wrong = shown_wrong or not right
+        return True, shown_wrong
+
+    def deepest(self, found: Sequence[int]) -> list[int]:
+        targets = {self.table.models[i].target for i in found}
+
+        def below_another(index: int) -> bool:
+            own = self.table.models[index].target
+            return any(t != own and t in self.uses(own) for t in targets)
+
+        return [i for i in found if not below_another(i)]
+
+    # -- the mutants: mutant_match.MutantModels.causes -----------------------------------------
+
+    def mutant_causes(self, function: str, calls: Sequence[StudentCall]) -> list[Model]:
+        knowns = [
+            k for c in calls
+            if c.name == function and not c.modified and (k := self.known(c)) is not None
+        ]  # fmt: skip
+        if all(self.right(k) for k in knowns):
+            return []
+        found: dict[str, Model] = {}
+        for index, model in enumerate(self.table.models):
+            if model.kind != "mutant" or model.summary in found:
+                continue
+            if model.target != function and model.target in self.table.reaches:
+                continue  # another function's mutant: only a constant's reaches this one
+            if model.target not in self.uses(function):
+                continue
+            if all(
+                same_projection(k.mine, k.entry.models.get(index, k.entry.reference),
+                                **self.tolerance)
+                for k in knowns
+            ) and any(index in k.entry.models for k in knowns):  # fmt: skip
+                found[model.summary] = model
+                if len(found) > MAX_NAMED:
+                    return []
+        return list(found.values())
+
+    # -- a test's hint, and the blame ------------------------------------------------------------
+
+    def hints(
+        self, failed: Mapping[str, Sequence[StudentCall]], called: Mapping[str, Sequence[str]]
+    ) -> dict[str, str]:
+        """Each failed test's hint (`failed`: its own calls; `called`: the functions it called,
+        first call first), as the grader gives it on the public tests."""
+        hints: dict[str, str] = {}
+        unwritten = {n for n, calls in failed.items()
+                     if any(c.raised == "NotImplementedError" for c in calls)}  # fmt: skip
+        causes_of: dict[str, list[Model]] = {}
+        for nodeid, calls in failed.items():
+            found = [i for i in self.catalogue_found(calls) if not self.contradicted(i)]
+            named = [self.table.models[i] for i in self.deepest(found)]
+            if not named and nodeid not in unwritten:
+                for name in called.get(nodeid, []):
+                    if name not in causes_of:
+                        causes_of[name] = self.mutant_causes(name, self.calls)
+                    if causes_of[name]:
+                        named = causes_of[name]
+                        break
+            text = sentence(named)
+            if text:
+                hints[nodeid] = text
+        hints.update(self._blamed(failed, called, unwritten, causes_of))
+        return hints
+
+    def _blamed(
+        self,
+        failed: Mapping[str, Sequence[StudentCall]],
+        called: Mapping[str, Sequence[str]],
+        unwritten: set[str],
+        causes_of: dict[str, list[Model]],
+    ) -> dict[str, str]:
+        failing = {name for nodeid in failed for name in called.get(nodeid, [])}
+        examined = [c for c in self.calls if c.name in failing][:MAX_BLAME_CALLS]
+        wrong = {
+            c.name for c in examined
+            if (k := self.known(c)) is not None and not self.right(k)
+        } & failing  # fmt: skip
+        blamed: dict[str, str] = {}
+        own: dict[str, str | None] = {}
+        for nodeid in failed:
+            if nodeid in unwritten:
+                continue
+            cause = self._deepest_cause(called.get(nodeid, []), wrong)
+            if cause is None:
+                continue
+            caller, culprit = cause
+            if culprit not in own:
+                own[culprit] = self._diagnosis_of(culprit, examined)
+            text = BLAME.format(caller=caller, culprit=culprit)
+            if own[culprit]:
+                text += f" ({culprit}: {own[culprit]})"
+            blamed[nodeid] = text
+        return blamed
+
+    def _deepest_cause(self, called: Sequence[str], wrong: set[str]) -> tuple[str, str] | None:
+        for name in reversed(list(called)):
+            below = {g for g in self.uses(name) - {name} if g in wrong and g in self.table.reaches}
+            deepest = [g for g in below if not (self.uses(g) - {g}) & below]
+            if deepest:
+                return name, sorted(deepest)[0]
+        return None
+
+    def _diagnosis_of(self, name: str, examined: Sequence[StudentCall]) -> str | None:
+        calls = [c for c in examined if c.name == name][: MAX_BLAME_CALLS // 10]
+        found: list[Model] = [self.table.models[i] for i in self.catalogue_found(calls)]
+        if not found:
+            found = self.mutant_causes(name, examined)
+        text = sentence(found)
+        return None if text is None else text.removeprefix(f"{name}: ")
+
+
+MAX_BLAME_CALLS = 2000
+"""As the grader: calls read to tell which functions are wrong."""
 
 
 def sentence(found: Sequence[Model]) -> str | None:

@@ -165,7 +165,7 @@ def _sites(function: ast.FunctionDef) -> Iterator[tuple[ast.AST, ast.AST | None,
     """Every node a mutation may change, in a fixed order, with its parent and the statement
     it belongs to: the body (its docstring and exception messages left alone) and the defaults."""
     for default in function.args.defaults:
-        yield from _walk(default, None, function)
+        yield from _walk(default, function.args, function)
     body = function.body
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
         body = body[1:]

@@ -21,7 +21,7 @@ FUNCTION_WORDS = {
     "minimum": "the minimum", "argmax": "the index of the maximum",
     "argmin": "the index of the minimum", "tril": "the lower triangle",
     "triu": "the upper triangle", "exp": "the exponential", "log": "the logarithm",
-    "sqrt": "the square root", "abs": "the absolute value", "cumsum": "a running sum",
+    "sqrt": "the square root √", "abs": "the absolute value", "cumsum": "a running sum",
     "prod": "a product", "std": "the standard deviation", "var": "the variance",
     "hstack": "side by side", "vstack": "stacked rows", "outer": "the outer product",
     "asarray": "the conversion to an array", "array": "the conversion to an array",
@@ -251,8 +251,13 @@ def keywords(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[Pr
             continue
         without = copy.deepcopy(node)
         del without.keywords[index]
-        said = {"axis": "the axis", "keepdims": "keepdims", "dtype": "the dtype"}[keyword.arg]
-        yield Proposal(without, f"{said} is left out of {scope.say(node)}", "keyword removed")
+        left_out = {
+            "axis": f"{scope.say(node)} of the whole array, not along one axis (each row's own)",
+            "keepdims": f"{scope.say(node)} without keepdims: its axis is dropped, so it does "
+            "not broadcast back along the rows",
+            "dtype": f"{scope.say(node)} keeps the input's dtype (integers stay integers)",
+        }[keyword.arg]
+        yield Proposal(without, left_out, "keyword removed")
         if keyword.arg == "axis":
             value = _number(keyword.value)
             for axis in AXES:
@@ -405,6 +410,13 @@ def _is_bound(node: ast.AST, parent: ast.AST | None) -> bool:
 
 def _role(node: ast.AST, parent: ast.AST | None) -> str:
     """How a changed number reads where it stands (a range's start, a power, …)."""
+    if isinstance(parent, ast.arguments):
+        positional = [*parent.posonlyargs, *parent.args]
+        defaulted = positional[len(positional) - len(parent.defaults) :]
+        pairs = zip(defaulted, parent.defaults, strict=True)
+        name = next((a.arg for a, d in pairs if d is node), None)
+        if name is not None:
+            return f"the default {name} is {{after}} where {{before}} belongs"
     if isinstance(parent, ast.Call) and called_name(parent) in BOUNDED:
         position = next((i for i, a in enumerate(parent.args) if a is node), None)
         if position is not None:

@@ -181,7 +181,8 @@ class WatchedModule:
         if name.startswith("_") or isinstance(value, type) or inspect.ismodule(value):
             return value
         self._watch.called.append(name)
-        if not callable(value):
+        if not callable(value):  # read as the worker reports it: a call with no arguments
+            self._watch.calls_of_test().append(Call(name, (), {}, value))
             return value
         return _Watched(name, value, self._watch.calls_of_test())
 

@@ -84,6 +84,7 @@ class OutcomeRecorder:
         """Every call the student's module answered in this process (check), for the hints
         the release's table gives (diagnosis/hint_table.py)."""
         self.called_by_test: dict[str, list[str]] = {}
+        self.calls_by_test: dict[str, list[Call]] = {}
         self.table_folder: Path | None = None
 
     @pytest.hookimpl(wrapper=True)
@@ -132,12 +133,14 @@ class OutcomeRecorder:
         """Keep the test's calls (check: the module runs here) for the table's hints."""
         made = input_watch(item.config).own_calls
         self.called_by_test[item.nodeid] = list(dict.fromkeys(c.name for c in made))
-        room = MAX_OWN_CALLS - len(self.own_calls)
-        self.own_calls.extend(made[: max(room, 0)])
+        room = max(MAX_OWN_CALLS - len(self.own_calls), 0)
+        self.own_calls.extend(made[:room])
+        self.calls_by_test[item.nodeid] = list(made[:room])
         self.table_folder = item.config.rootpath
 
     def _table_hints(self) -> dict[str, str]:
-        """Hints from the release's table for the failed tests that have none (check)."""
+        """Hints from the release's table for the failed tests that have none (check), by the
+        grader's rule (diagnosis/hint_table.py)."""
         table = None
         if self.table_folder is not None:
             for folder in (self.table_folder, self.table_folder / "tests"):
@@ -146,26 +149,24 @@ class OutcomeRecorder:
                     break
         if table is None:
             return {}
-        calls = [
-            hint_table.StudentCall(c.name, c.args, c.kwargs, c.result, c.raised, c.mutated)
-            for c in self.own_calls
-        ]
-        hints: dict[str, str] = {}
-        causes_of: dict[str, str | None] = {}
-        for nodeid, outcome in self.outcomes.items():
-            if outcome.status != "failed" or outcome.hint:
-                continue
-            for name in self.called_by_test.get(nodeid, []):
-                if name not in causes_of:
-                    try:
-                        found = hint_table.causes(table, name, calls)
-                    except Exception:  # a table meeting what it did not foresee names nothing
-                        found = []
-                    causes_of[name] = hint_table.sentence(found)
-                if causes_of[name]:
-                    hints[nodeid] = str(causes_of[name])
-                    break
-        return hints
+
+        def student(call: Call) -> hint_table.StudentCall:
+            return hint_table.StudentCall(
+                call.name, call.args, call.kwargs, call.result, call.raised, call.mutated
+            )
+
+        calls = {id(c): student(c) for c in self.own_calls}
+        failed = {
+            nodeid: [calls[id(c)] for c in self.calls_by_test.get(nodeid, []) if id(c) in calls]
+            for nodeid, outcome in self.outcomes.items()
+            if outcome.status == "failed"
+        }
+        try:
+            judged = hint_table.TableJudgement(table, list(calls.values()))
+            hints = judged.hints(failed, self.called_by_test)
+        except Exception:  # a table meeting what it did not foresee names nothing
+            return {}
+        return {n: h for n, h in hints.items() if not self.outcomes[n].hint}
 
     def function_of(self, item: pytest.Item, message: str | None) -> str | None:
         """The public function (or constant) of the student's module that `item` is about: the
@@ -729,14 +730,19 @@ def tolerance(request: pytest.FixtureRequest) -> dict[str, float]:
 
 @pytest.fixture
 def rng(request: pytest.FixtureRequest) -> Any:
-    """A NumPy generator seeded from the rubric's secret seed and the test's name."""
+    """A NumPy generator seeded from the test's name: a hidden test's with the rubric's secret
+    seed too, a public test's as `check` seeds it (seed 0, its name within its file, wherever
+    the folder of tests lies), so that the grader runs the public tests on the very inputs the
+    student saw, and the release's hint table knows them."""
     import zlib
 
     import numpy as np
 
-    grading = _grading(request.config)
-    seed = grading.seed if grading else 0
-    return np.random.default_rng([seed, zlib.crc32(request.node.nodeid.encode())])
+    node = request.node
+    if (grading := _grading(request.config)) is not None and _is_hidden(node):
+        return np.random.default_rng([grading.seed, zlib.crc32(node.nodeid.encode())])
+    name = f"{Path(node.path).name}::{node.nodeid.partition('::')[2]}"
+    return np.random.default_rng([0, zlib.crc32(name.encode())])
 
 
 PROOF_DOMAIN_FILE = "proof_domain.py"
