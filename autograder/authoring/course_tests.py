@@ -42,10 +42,13 @@ from autograder.authoring.validate import validate
 from autograder.authoring.variants import replaced_function
 from autograder.course.assignment import Assignment
 from autograder.course.course import Course
+from autograder.course.solutions import solution_source
+from autograder.diagnosis.mutants import mutants
 from autograder.gradescope.export import build_zip
 from autograder.gradescope.simulate import run_autograder
 from autograder.grading.results import SubmissionResult
 from autograder.grading.runners import Runner, RunnerPool
+from autograder.student.local_check import CheckTarget, run_check
 
 COURSE_VARIABLE = "AUTOGRADER_COURSE"
 CHOSEN_VARIABLE = "AUTOGRADER_COURSE_ASSIGNMENTS"
@@ -352,3 +355,60 @@ def test_check_in_the_released_folder(course_assignment: Assignment, released_co
     shutil.copy(course_assignment.reference, released_copy / course_assignment.spec.module)
     solved = check()
     assert solved.returncode == 0, solved.stdout[-2000:] + solved.stderr[-2000:]
+
+
+PARITY_MUTANTS = 12
+"""Mutants (spread over the reference) whose hints check and grade must agree on, beside every
+catalogue entry: each pair is graded and checked, so the course test stays within minutes."""
+
+
+def test_check_names_what_grade_names(course_assignment: Assignment, tmp_path: Path) -> None:
+    """For every catalogue entry and a spread of the reference's mutants, each failing public
+    test's hint names the same causes in `check` (the release's hint table, on the student's
+    machine) as in `grade` (the models themselves, in the runner): the public tests run on the
+    same inputs in both."""
+    assignment = course_assignment
+    solution = solution_source(assignment.reference.read_text(encoding="utf-8"), origin="ref")
+    made = mutants(solution, vars(assignment.load_reference()), assignment.load_words())
+    catalogue = [m for m in assignment.load_catalogue() if not m.mutates_input]
+    step = max(1, len(made) // PARITY_MUTANTS)
+    sampled = made[::step][:PARITY_MUTANTS]
+    causes = [m.summary for m in catalogue] + [m.said for m in made]
+    sources = [replaced_function(m) for m in catalogue]
+    sources += [f"\n\n{m.source}\n" for m in sampled]
+    released = tmp_path / "released"
+    shutil.copytree(assignment.release_dir, released)
+    paths = []
+    for index, source in enumerate(sources):
+        folder = tmp_path / f"model_{index}"
+        folder.mkdir()
+        path = folder / assignment.spec.module
+        path.write_text(solution + source, encoding="utf-8")
+        paths.append(path)
+    with RunnerPool(assignment, size=2) as runners, ThreadPoolExecutor(2) as pool:
+        graded = list(pool.map(runners.grade, paths))
+        checked = list(pool.map(
+            lambda path: run_check(CheckTarget(path, released / "tests")), paths
+        ))  # fmt: skip
+    disagreements = []
+    for path, result, report in zip(paths, graded, checked, strict=True):
+        by_test = {_within_file(o.nodeid): o for o in report.outcomes}
+        for test in result.tests:
+            if test.hidden or test.status != "failed":
+                continue
+            theirs = by_test.get(_within_file(test.nodeid))
+            said = (test.hint or "").split(" — measured on your output:")[0]  # grade's alone
+            in_grade = {c for c in causes if c in said}
+            in_check = {c for c in causes if theirs is not None and c in (theirs.hint or "")}
+            if in_grade != in_check:
+                disagreements.append(
+                    f"{path.parent.name} {test.nodeid}: grade {sorted(in_grade)}, "
+                    f"check {sorted(in_check)}"
+                )
+    assert disagreements == [], "\n".join(disagreements)
+
+
+def _within_file(nodeid: str) -> str:
+    """A test's name within its file (check's folder of tests is not the grader's)."""
+    path, _, rest = nodeid.partition("::")
+    return f"{Path(path).name}::{rest}"
