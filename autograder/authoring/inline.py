@@ -22,6 +22,7 @@ import pytest
 
 from autograder.course.assignment import Assignment
 from autograder.course.course import TEMPLATE_INI, Course
+from autograder.diagnosis import hint_table
 from autograder.errors import ConfigError
 from autograder.grading.grouping import FAILING, fix_first_line, grouped, shown_causes
 from autograder.grading.pytest_plugin import GradingContext, recorder
@@ -110,7 +111,10 @@ def run_public_part(part: str, student: Any) -> list[TestOutcome]:
     for folder in (here, *here.parents):
         target = released_folder(folder)
         if target is not None:
-            context = GradingContext(student=student, reference=None, tolerance=TOLERANCE, seed=0)
+            table = hint_table.read(target.tests_dir / hint_table.FILE_NAME)
+            context = GradingContext(
+                student=student, reference=None, tolerance=TOLERANCE, seed=0, table=table
+            )
             return _run([target.tests_dir], folder, context, part, target.tests_dir)
     raise ConfigError(
         f"no {TEMPLATE_INI} above {here}: open the notebook in the folder you were given, next "

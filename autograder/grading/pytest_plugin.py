@@ -392,9 +392,12 @@ class GradingContext:
         default_visibility: tuple[str, str] = ("visible", "after_due_date"),
         may_modify_inputs: frozenset[str] = frozenset(),
         mutant_models: MutantModels | None = None,
+        table: hint_table.HintTable | None = None,
     ) -> None:
         """`hidden_tests`: the folder of the hidden tests; a test collected from it is hidden.
         `mutant_models`: the reference's mutants, which name what the catalogue does not.
+        `table`: without the reference (a student's notebook), the release's hint table, which
+        names the same causes on the public tests (diagnosis/hint_table.py).
         `default_visibility`: the rubric's for public and for hidden tests without a marker."""
         self.student = student
         self.hidden_tests = None if hidden_tests is None else hidden_tests.resolve()
@@ -421,6 +424,9 @@ class GradingContext:
         """Diagnosed tests that called a function not written yet: nothing to blame."""
         self._variants: dict[str, dict[str, Any]] = {}
         self.mutant_models = mutant_models
+        self.table = table
+        self._failed_calls: dict[str, list[Call]] = {}
+        """Each failed test's own calls, for the table's judgement (no reference here)."""
         self._mutant_causes: dict[tuple[str, int], list[Misconception]] = {}
         """Each function's mutant cause, on the calls its readers may know of."""
 
@@ -459,6 +465,7 @@ class GradingContext:
         self.generic.clear()
         self.unwritten.clear()
         self._mutant_causes.clear()
+        self._failed_calls.clear()
         self._history_bytes = 0
 
     def prime_answers(self, seconds: float = PRIME_SECONDS) -> int:
@@ -501,6 +508,9 @@ class GradingContext:
         """The catalogued misconception(s) the current test's calls match, and what the
         signatures measure on its wrong results, as a hint (final_hints may narrow it)."""
         if self.reference is None:
+            if self.table is not None:
+                self._failed_calls[nodeid] = list(self.calls)
+                self.called_by_test[nodeid] = list(dict.fromkeys(c.name for c in self.calls))
             return None
         found = diagnose(
             self.calls, self.catalogue, self.reference, namespaces=self._variants, **self.tolerance
@@ -526,7 +536,7 @@ class GradingContext:
         hint read at once changes with what a hidden test passed."""
         self._remember()
         if self.reference is None:
-            return {}
+            return self._table_hints()
         hints: dict[str, str | None] = {}
         for level in sorted({level for _, _, level in self.diagnosed.values()}):
             diagnosed = {n: d for n, d in self.diagnosed.items() if d[2] == level}
@@ -553,6 +563,24 @@ class GradingContext:
                     observed = self.generic.get(nodeid, [])
                 hints[nodeid] = _phrased(named, observed, level)
         return self._blamed(hints)
+
+    def _table_hints(self) -> dict[str, str | None]:
+        """The release table's hints for the failed public tests (a notebook's test cells)."""
+        if self.table is None or not self._failed_calls:
+            return {}
+        student = {
+            id(c): hint_table.StudentCall(c.name, c.args, c.kwargs, c.result, c.raised, c.mutated)
+            for _, c in self.history
+        }
+        failed = {
+            nodeid: [student[id(c)] for c in calls if id(c) in student]
+            for nodeid, calls in self._failed_calls.items()
+        }
+        try:
+            judged = hint_table.TableJudgement(self.table, list(student.values()))
+            return dict(judged.hints(failed, self.called_by_test))
+        except Exception:  # a table meeting what it did not foresee names nothing
+            return {}
 
     def _mutants_of_test(
         self, nodeid: str, known: Sequence[Call], level: int
