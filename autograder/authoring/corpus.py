@@ -29,6 +29,9 @@ from autograder.grading.results import SubmissionResult
 
 NAMED_AT_LEAST = 0.9
 """The share of the corpus's mistakes that must be named."""
+NAMED_WITHOUT_CATALOGUE = 0.85
+"""The share the kit's own judgement (mutants, generic measures) must name with the
+assignment's catalogue and signatures switched off."""
 CONTRACT_REMARKS = ("must refuse", "a ValueError is required")
 """What the engine says of a function that accepts or mis-refuses invalid arguments."""
 BLAME_ALONE = re.compile(
@@ -129,9 +132,9 @@ def summary(judged: Sequence[Judged]) -> str:
     )
 
 
-def problems(judged: Sequence[Judged]) -> list[str]:
+def problems(judged: Sequence[Judged], at_least: float = NAMED_AT_LEAST) -> list[str]:
     """What breaks the corpus's promises: a correct style failed or hinted, a mistake with
-    full marks, a misleading hint, fewer than NAMED_AT_LEAST of the mistakes named."""
+    full marks, a misleading hint, fewer than `at_least` of the mistakes named."""
     found = []
     for j in judged:
         if j.kind == "correct" and (j.lost_points or j.misleading):
@@ -142,7 +145,7 @@ def problems(judged: Sequence[Judged]) -> list[str]:
             found.append(f"mistake {j.name} got a misleading hint: {j.misleading[0][:80]}")
     mistakes = [j for j in judged if j.kind == "mistake"]
     unnamed = [j.name for j in mistakes if not j.named]
-    if mistakes and len(unnamed) > (1 - NAMED_AT_LEAST) * len(mistakes):
+    if mistakes and len(unnamed) > (1 - at_least) * len(mistakes):
         found.append(f"only {len(mistakes) - len(unnamed)} of {len(mistakes)} named; not: "
                      + ", ".join(unnamed))  # fmt: skip
     return found

@@ -69,12 +69,14 @@ class _Case:
 
 
 def validate(
-    assignment: Assignment, *, only: Sequence[str] = (), jobs: int = 2
+    assignment: Assignment, *, only: Sequence[str] = (), jobs: int = 2, catalogue: bool = True
 ) -> list[CaseVerdict]:
-    """Grade every case of `assignment` and judge it against what it must score."""
-    catalogue = assignment.load_catalogue()
+    """Grade every case of `assignment` and judge it against what it must score.
+    `catalogue` False: grade without the assignment's catalogue and signatures, to measure
+    what the kit's own judgement (mutants, generic measures) names of the corpus alone."""
+    entries = assignment.load_catalogue()
     with tempfile.TemporaryDirectory(prefix="autograder-validate-") as scratch:
-        cases = _cases(assignment, catalogue, Path(scratch))
+        cases = _cases(assignment, entries, Path(scratch))
         if only:
             cases = [
                 case
@@ -86,15 +88,18 @@ def validate(
         size = max(1, min(jobs, len(cases)))
         results: list[SubmissionResult] = []
         if cases:
-            with RunnerPool(assignment, size=size) as runners, ThreadPoolExecutor(size) as pool:
+            pool_of = RunnerPool(assignment, size=size, catalogue=catalogue)
+            with pool_of as runners, ThreadPoolExecutor(size) as pool:
                 results = list(pool.map(lambda case: runners.grade(case.path), cases))
     pairs = list(zip(cases, results, strict=True))
     verdicts = [_judge(case, result) for case, result in pairs if case.variant is None]
     judged = [corpus.judge(case.variant, r) for case, r in pairs if case.variant is not None]
     if judged:
-        problems = corpus.problems(judged)
+        at_least = corpus.NAMED_AT_LEAST if catalogue else corpus.NAMED_WITHOUT_CATALOGUE
+        problems = corpus.problems(judged, at_least)
+        expected = f"named ≥ {100 * at_least:.0f} %" + ("" if catalogue else " alone")
         verdicts.append(
-            CaseVerdict(CORPUS, "named ≥ 90 %", 0.0, 0.0, corpus.summary(judged),
+            CaseVerdict(CORPUS, expected, 0.0, 0.0, corpus.summary(judged),
                         "; ".join(problems) if problems else None)
         )  # fmt: skip
     reference = next(

@@ -22,6 +22,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_course(parser)
     parser.add_argument("--only", nargs="+", default=(), metavar="NAME", help="only these cases")
     add_jobs(parser)
+    parser.add_argument(
+        "--without-catalogue",
+        action="store_true",
+        help="grade without the assignment's catalogue and signatures: how much of the "
+        "independent corpus the kit's own judgement (mutants, generic measures) names alone",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -30,7 +36,9 @@ def run(args: argparse.Namespace) -> int:
     chosen = course_of(args).selected(args.assignment)
     ok = True
     for assignment in chosen:
-        verdicts = validate(assignment, only=args.only, jobs=args.jobs)
+        verdicts = validate(
+            assignment, only=args.only, jobs=args.jobs, catalogue=not args.without_catalogue
+        )
         if not verdicts:
             if len(chosen) == 1:
                 raise ConfigError(f"--only {' '.join(args.only)} matches no case")
