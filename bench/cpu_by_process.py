@@ -36,7 +36,11 @@ import threading
 import time
 from pathlib import Path
 
-from grade_class import BIN, ROOT, TEMPLATE, closed_form_class, kinds_of, make_class
+from grade_class import ASSIGNMENT, BIN, ROOT, TEMPLATE, closed_form_class, kinds_of, make_class
+
+from autograder.course.course import Course
+from autograder.course.solutions import solution_source
+from autograder.grading.mutant_match import MutantModels
 
 ROLES = ("grader", "runner", "test child", "sandbox", "worker")
 HIERARCHIES = (Path("/sys/fs/cgroup/unified"), Path("/sys/fs/cgroup"))
@@ -175,6 +179,7 @@ def main() -> None:
         "a run's start-up and each further submission's cost",
     )
     args = parser.parse_args()
+    print_precomputation()
     if args.closed_form and TEMPLATE in (args.kinds or ()):
         raise SystemExit("--closed-form gives the template a working relative_dot: not both")
     if args.sizes:
@@ -197,6 +202,22 @@ def main() -> None:
         for group in groups[1:]:
             print(f"kit {group} / {first}: {kit[group] / kit[first]:.2f} (CPU of everything but "
                   "the worker, per submission)")  # fmt: skip
+
+
+def print_precomputation() -> None:
+    """What each runner computes once before its first submission for the diagnosis: the
+    reference's mutants (their answers to the rehearsal's calls are primed within the
+    runner's CPU that the table below counts)."""
+    assignment = Course.load(ROOT).assignment(ASSIGNMENT)
+    reference = assignment.load_reference()
+    source = solution_source(assignment.reference.read_text(encoding="utf-8"), origin="reference")
+    started = time.process_time()
+    models = MutantModels(reference, source, assignment.load_words())
+    made = time.process_time() - started
+    print(
+        f"precomputation per runner: {len(models)} mutants of {ASSIGNMENT} made in "
+        f"{1000 * made:.0f} ms of CPU (their answers are primed in the runner's rehearsal)"
+    )
 
 
 def split_by_size(args: argparse.Namespace) -> None:
