@@ -113,7 +113,11 @@ def build(assignment: Assignment, tests_dir: Path) -> HintTable:
         (Model(m.target, "catalogue", m.summary, m.hint, m.refused_inputs, m.mutates_input), m)
         for m in catalogue
     ]
-    models += [(Model(m.function, "mutant", m.said), m.as_misconception()) for m in made]
+    models += [
+        (Model(m.function, "mutant", m.said, refused_inputs=m.operator == "raise removed"),
+         m.as_misconception())
+        for m in made
+    ]  # fmt: skip
     namespaces = [variant_namespace(m, reference) for _, m in models]
     tolerance = assignment.spec.tolerance
     known: dict[str, KnownCall] = {}
@@ -148,8 +152,9 @@ def build(assignment: Assignment, tests_dir: Path) -> HintTable:
 
 
 def _mutant_reaches(model: Model, name: str, reference: types.ModuleType) -> bool:
-    """A mutant is read on the calls of its own function (or of those reading its constant)."""
-    return model.target == name or not callable(getattr(reference, model.target, None))
+    """A mutant is read on the calls of every function its change reaches (its own, those
+    reading its constant, those calling its function: mutant_match.MutantModels)."""
+    return model.target in uses(reference, name)
 
 
 def _projected(namespace: dict[str, Any], call: Call) -> dict[str, Any] | None:

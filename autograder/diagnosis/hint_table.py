@@ -99,7 +99,16 @@ class HintTable:
 
 
 def write(table: HintTable, path: Path) -> None:
-    path.write_text(json.dumps(table.to_json(), sort_keys=True, indent=0) + "\n", "utf-8")
+    data = table.to_json()
+    calls = data.pop("calls")
+    lines = [json.dumps(data, sort_keys=True, separators=(",", ":"))[:-1] + ',"calls":{']
+    lines += [  # one line a call: a release's diff says which calls changed
+        f"{json.dumps(key)}:{json.dumps(entry, sort_keys=True, separators=(',', ':'))},"
+        for key, entry in calls.items()
+    ]
+    if len(lines) > 1:
+        lines[-1] = lines[-1].rstrip(",")
+    path.write_text("\n".join(lines) + "\n}}\n", encoding="utf-8")
 
 
 def read(path: Path) -> HintTable | None:
@@ -243,29 +252,42 @@ class TableJudgement:
     # -- the mutants: mutant_match.MutantModels.causes -----------------------------------------
 
     def mutant_causes(self, function: str, calls: Sequence[StudentCall]) -> list[Model]:
-        knowns = [
+        own = [
             k for c in calls
             if c.name == function and not c.modified and (k := self.known(c)) is not None
         ]  # fmt: skip
-        if all(self.right(k) for k in knowns):
-            return []
+        numeric = [k for k in own if "raised" not in k.entry.reference]
         found: dict[str, Model] = {}
-        for index, model in enumerate(self.table.models):
-            if model.kind != "mutant" or model.summary in found:
+        for index in self._reaching(function):
+            model = self.table.models[index]
+            if model.summary in found:
                 continue
-            if model.target != function and model.target in self.table.reaches:
-                continue  # another function's mutant: only a constant's reaches this one
-            if model.target not in self.uses(function):
+            knowns = own if model.refused_inputs else numeric  # as MutantModels.causes reads
+            if all(self.right(k) for k in knowns):
                 continue
             if all(
                 same_projection(k.mine, k.entry.models.get(index, k.entry.reference),
                                 **self.tolerance)
                 for k in knowns
             ) and any(index in k.entry.models for k in knowns):  # fmt: skip
-                found[model.summary] = model
+                found[model.summary] = Model(
+                    function, "mutant", model.summary, refused_inputs=model.refused_inputs
+                )
                 if len(found) > MAX_NAMED:
                     return []
         return list(found.values())
+
+    def _reaching(self, function: str) -> list[int]:
+        """The mutants that reach `function`, in the grader's order: its own, those of the
+        constants it reads, those of the functions it calls (mutant_match.MutantModels)."""
+        reached = self.uses(function) - {function}
+        constants = sorted(n for n in reached if n not in self.table.reaches)
+        callees = sorted(n for n in reached if n in self.table.reaches)
+        by_target: dict[str, list[int]] = {}
+        for index, model in enumerate(self.table.models):
+            if model.kind == "mutant":
+                by_target.setdefault(model.target, []).append(index)
+        return [i for name in [function, *constants, *callees] for i in by_target.get(name, [])]
 
     # -- a test's hint, and the blame ------------------------------------------------------------
 

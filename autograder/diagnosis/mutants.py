@@ -12,12 +12,20 @@ from __future__ import annotations
 import ast
 import copy
 import types
+import warnings
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from autograder.course.catalogue import Misconception
-from autograder.diagnosis.operators import OPERATORS, Proposal, Scope, constants
+from autograder.diagnosis.operators import (
+    OPERATORS,
+    THROUGHOUT,
+    Proposal,
+    Scope,
+    constants,
+    swapped_throughout,
+)
 
 MUTANT_PREFIX = "mutant: "
 """How a mutant's Misconception is named (catalogue entries never start so)."""
@@ -25,8 +33,9 @@ RANKS = {
     name: rank
     for rank, name in enumerate((
         "constant", "function swapped", "sign", "variable", "operator", "operands swapped",
-        "off by one", "axis", "transpose", "keyword removed", "real part", "dtype",
-        "call removed", "comparison", "raise removed", "operand removed", "statement removed",
+        "off by one", "scaled", "pair swapped", "swapped throughout", "axis", "transpose",
+        "keyword removed", "real part", "dtype", "call removed", "comparison", "raise removed",
+        "operand removed", "statement removed",
     ))
 }  # fmt: skip
 """Operators from the simplest change a student makes to the largest."""
@@ -84,6 +93,7 @@ class Mutant:
             hint="",
             implementation=self.implementation,
             value=self.value,
+            refused_inputs=self.operator == "raise removed",
         )
 
 
@@ -96,9 +106,12 @@ def mutants(
     words = words or {}
     tree = ast.parse(source)
     found: dict[str, Mutant] = {}
+    functions = frozenset(
+        s.name for s in tree.body if isinstance(s, ast.FunctionDef) and not s.name.startswith("_")
+    )
     for statement in tree.body:
         if isinstance(statement, ast.FunctionDef) and not statement.name.startswith("_"):
-            for mutant in _function_mutants(statement, source, namespace, words):
+            for mutant in _function_mutants(statement, source, namespace, words, functions):
                 found.setdefault(mutant.key, mutant)
         elif isinstance(statement, (ast.Assign, ast.AnnAssign)):
             for mutant in _constant_mutants(statement, words):
@@ -107,35 +120,79 @@ def mutants(
 
 
 def _function_mutants(
-    function: ast.FunctionDef, source: str, namespace: Mapping[str, Any], words: Mapping[str, str]
+    function: ast.FunctionDef,
+    source: str,
+    namespace: Mapping[str, Any],
+    words: Mapping[str, str],
+    functions: frozenset[str] = frozenset(),
 ) -> Iterator[Mutant]:
-    scope = Scope(_kinds(function), words)
+    scope = Scope(_kinds(function), words, functions - {function.name})
     sites = list(_sites(function))
+    alike: dict[str, list[int]] = {}
+    for index, (node, _, _) in enumerate(sites):
+        alike.setdefault(ast.dump(node), []).append(index)
     made = 0
-    for index, (node, parent, statement) in enumerate(sites):
+    for mutated, said in swapped_throughout(function):
+        implementation = _compiled(mutated, namespace)
+        if implementation is not None:
+            yield Mutant(
+                function=function.name, line=function.lineno, operator="swapped throughout",
+                before="(every call of the pair)", after=said, quantity="", change=said,
+                implementation=implementation, source=ast.unparse(mutated),
+                rank=RANKS["swapped throughout"],
+            )  # fmt: skip
+    for index, (node, parent, _) in enumerate(sites):
+        same = alike[ast.dump(node)]
         for operator in OPERATORS:
             for proposal in operator(node, parent, scope):
-                mutated = _replaced(function, index, proposal.node)
-                if mutated is None:
-                    continue
-                implementation = _compiled(mutated, namespace)
-                if implementation is None:
-                    continue
-                yield Mutant(
-                    function=function.name,
-                    line=getattr(node, "lineno", function.lineno),
-                    operator=proposal.operator,
-                    before=_source(node),
-                    after=_source(proposal.node),
-                    quantity=_quantity(statement, scope),
-                    change=proposal.change,
-                    implementation=implementation,
-                    source=ast.unparse(mutated),
-                    rank=RANKS.get(proposal.operator, len(RANKS)),
-                )
-                made += 1
-                if made >= MAX_MUTANTS_PER_FUNCTION:
-                    return
+                everywhere = (
+                    [None, same] if proposal.operator in THROUGHOUT and len(same) > 1
+                    and same[0] == index else [None]
+                )  # fmt: skip
+                for indices in everywhere:
+                    found = _mutant_at(function, namespace, scope, sites, index, proposal, indices)
+                    if found is None:
+                        continue
+                    yield found
+                    made += 1
+                    if made >= MAX_MUTANTS_PER_FUNCTION:
+                        return
+
+
+def _mutant_at(
+    function: ast.FunctionDef,
+    namespace: Mapping[str, Any],
+    scope: Scope,
+    sites: list[tuple[ast.AST, ast.AST | None, ast.stmt]],
+    index: int,
+    proposal: Proposal,
+    indices: list[int] | None,
+) -> Mutant | None:
+    """The mutant of one proposal: at its own site, or at every site equal to it (`indices`)."""
+    node, _, statement = sites[index]
+    mutated: ast.FunctionDef | None = function
+    for at in indices or [index]:
+        assert mutated is not None
+        mutated = _replaced(mutated, at, copy.deepcopy(proposal.node))
+        if mutated is None:
+            return None
+    assert mutated is not None
+    implementation = _compiled(mutated, namespace)
+    if implementation is None:
+        return None
+    everywhere = f" (at all {len(indices)} places alike)" if indices else ""
+    return Mutant(
+        function=function.name,
+        line=getattr(node, "lineno", function.lineno),
+        operator=proposal.operator,
+        before=_source(node) + (" everywhere" if indices else ""),
+        after=_source(proposal.node),
+        quantity="" if indices else _quantity(statement, scope),
+        change=proposal.change + everywhere,
+        implementation=implementation,
+        source=ast.unparse(mutated),
+        rank=RANKS.get(proposal.operator, len(RANKS)),
+    )
 
 
 def _constant_mutants(
@@ -232,7 +289,9 @@ def _compiled(function: ast.FunctionDef, namespace: Mapping[str, Any]) -> Any:
     ast.fix_missing_locations(module)
     scope = dict(namespace)
     try:
-        exec(compile(module, f"<mutant of {function.name}>", "exec"), scope)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a mutant's `1(x)` is a SyntaxWarning, not news
+            exec(compile(module, f"<mutant of {function.name}>", "exec"), scope)
     except (SyntaxError, ValueError, TypeError):
         return None
     compiled = scope.get(function.name)
@@ -240,16 +299,17 @@ def _compiled(function: ast.FunctionDef, namespace: Mapping[str, Any]) -> Any:
 
 
 def _kinds(function: ast.FunctionDef) -> dict[str, str]:
-    """Each name of the function's scope and its kind: parameters by annotation, locals as
-    one kind (a student mixes up two of the function's own quantities, not a module's)."""
+    """Each name of the function's scope and its kind: its arrays (array parameters and
+    locals) one kind, every other parameter by its annotation (a student mixes up X and Q, or
+    m and n, not a count and a layout)."""
     kinds: dict[str, str] = {}
     arguments = [*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs]
     for argument in arguments:
         annotation = ast.unparse(argument.annotation) if argument.annotation else "any"
-        kinds[argument.arg] = f"parameter: {annotation}"
+        kinds[argument.arg] = "value" if "ndarray" in annotation else f"parameter: {annotation}"
     for node in ast.walk(function):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            kinds.setdefault(node.id, "local")
+            kinds.setdefault(node.id, "value")
     return kinds
 
 
@@ -266,6 +326,8 @@ def _quantity(statement: ast.stmt, scope: Scope) -> str:
         return ""
     names: list[str] = []
     for target in targets:
+        while isinstance(target, (ast.Subscript, ast.Attribute, ast.Starred)):
+            target = target.value  # what is written into, not where
         for node in ast.walk(target):
             if isinstance(node, ast.Name) and node.id not in names:
                 names.append(node.id)

@@ -94,6 +94,9 @@ class Scope:
     annotation, or "local"; a name is only replaced by another of the same kind."""
     words: Mapping[str, str]
     """The assignment's words for its quantities (words.toml), by the reference's name."""
+    functions: frozenset[str] = frozenset()
+    """The module's own public functions: a call of one may be left out (a student who does
+    not rotate the keys leaves out `rope`)."""
 
     def say(self, node: ast.AST) -> str:
         """A quantity as a student reads it: the assignment's word, else its name."""
@@ -101,12 +104,23 @@ class Scope:
             return self.words.get(node.id, node.id)
         if isinstance(node, ast.Call):
             name = called_name(node)
+            if name == "sqrt" and node.args and _is_width(node.args[0]):
+                return "the square root √d of the width"
             return FUNCTION_WORDS.get(name, f"the {name}") if name else "a term"
         if isinstance(node, ast.Attribute) and node.attr == "T":
             return f"the transpose of {self.say(node.value)}"
         if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
             return repr(node.value)
         return "a term"
+
+
+def _is_width(node: ast.AST) -> bool:
+    """`X.shape[-1]` (or any axis): an array's width, as a scaling's √d reads it."""
+    return (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Attribute)
+        and node.value.attr == "shape"
+    )
 
 
 def called_name(call: ast.Call) -> str | None:
@@ -187,6 +201,34 @@ def operators(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[P
         yield Proposal(copy.deepcopy(kept), change, "operand removed")
 
 
+def scaled(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[Proposal]:
+    """A quantity of a sum, product or quotient doubled or halved (i where 2i belongs, C/2
+    where C belongs)."""
+    if not isinstance(node, ast.Name) or not isinstance(parent, ast.BinOp):
+        return
+    if not isinstance(parent.op, (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)):
+        return
+    said = scope.say(node)
+    for op, words in ((ast.Mult(), f"twice {said}"), (ast.Div(), f"half of {said}")):
+        yield Proposal(
+            ast.BinOp(ast.Name(node.id, ast.Load()), op, ast.Constant(2)),
+            f"{words} where {said} belongs",
+            "scaled",
+        )
+
+
+def swapped_pair(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[Proposal]:
+    """Two values of a pair given the other way round (cos, sin = sin(a), cos(a))."""
+    if not isinstance(node, ast.Tuple) or not isinstance(node.ctx, ast.Load) or len(node.elts) != 2:
+        return
+    first, second = node.elts
+    yield Proposal(
+        ast.Tuple([copy.deepcopy(second), copy.deepcopy(first)], ast.Load()),
+        f"{scope.say(first)} and {scope.say(second)} are swapped",
+        "pair swapped",
+    )
+
+
 def signs(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[Proposal]:
     """A minus sign dropped, or one added in front of a signed call (sin, cos, exp, …)."""
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
@@ -228,7 +270,7 @@ def calls(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[Propo
         yield Proposal(
             new, f"{FUNCTION_WORDS[twin]} where {FUNCTION_WORDS[name]} belongs", "function swapped"
         )
-    if name in UNWRAPPED:
+    if name in UNWRAPPED or name in scope.functions:
         inner = _first_operand(node)
         if inner is not None:
             yield Proposal(
@@ -255,7 +297,8 @@ def keywords(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[Pr
             "axis": f"{scope.say(node)} of the whole array, not along one axis (each row's own)",
             "keepdims": f"{scope.say(node)} without keepdims: its axis is dropped, so it does "
             "not broadcast back along the rows",
-            "dtype": f"{scope.say(node)} keeps the input's dtype (integers stay integers)",
+            "dtype": f"{scope.say(node)} keeps the input's dtype (integers stay integers where "
+            "floats belong)",
         }[keyword.arg]
         yield Proposal(without, left_out, "keyword removed")
         if keyword.arg == "axis":
@@ -338,9 +381,35 @@ def statements(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[
 
 
 OPERATORS: tuple[Operator, ...] = (
-    constants, bounds, operators, signs, calls, keywords, transposes, variables, comparisons,
-    statements,
+    constants, bounds, operators, scaled, signs, calls, keywords, transposes, variables,
+    comparisons, statements, swapped_pair,
 )  # fmt: skip
+THROUGHOUT = ("constant", "function swapped", "dtype", "axis", "keyword removed", "sign")
+"""Operators whose change a student makes at every place alike (every axis=-1, every
+float64): applied to all equal nodes of a function at once, as one more mutant."""
+
+
+def swapped_throughout(function: ast.FunctionDef) -> Iterator[tuple[ast.FunctionDef, str]]:
+    """The function with every call of one twin renamed to the other and back (every sin a
+    cos and every cos a sin), with the change in words: a mistake made in two places at once."""
+    names = {called_name(n) for n in ast.walk(function) if isinstance(n, ast.Call)}
+    done: set[frozenset[str]] = set()
+    for name in sorted(n for n in names if n):
+        for twin in SWAPS.get(name, ()):
+            pair = frozenset((name, twin))
+            if twin not in names or pair in done:
+                continue
+            done.add(pair)
+            mutated = copy.deepcopy(function)
+            for node in ast.walk(mutated):
+                if isinstance(node, ast.Call) and called_name(node) in pair:
+                    new = twin if called_name(node) == name else name
+                    if isinstance(node.func, ast.Attribute):
+                        node.func.attr = new
+                    elif isinstance(node.func, ast.Name):
+                        node.func.id = new
+            said = f"{FUNCTION_WORDS[name]} and {FUNCTION_WORDS[twin]} are swapped everywhere"
+            yield mutated, said
 
 
 def refusal_words(node: ast.Raise) -> str:

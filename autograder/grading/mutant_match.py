@@ -39,24 +39,42 @@ class MutantModels:
         for mutant in made:
             self.by_function.setdefault(mutant.function, []).append(mutant)
         self._models: dict[str, tuple[Misconception, dict[str, Any]]] = {}
+        self._renamed: dict[tuple[str, str], Misconception] = {}
 
     def __len__(self) -> int:
         return sum(map(len, self.by_function.values()))
 
     def candidates(self, function: str) -> list[tuple[Misconception, dict[str, Any]]]:
         """The mutants that can change `function`'s output, simplest first: its own, then
-        those of the module constants it reads; each with its namespace."""
-        constants = sorted(
-            name
-            for name in uses(self.reference, function)
-            if name != function and not callable(getattr(self.reference, name, None))
-        )
-        reached = [function, *constants]
+        those of the module constants it reads, then those of the functions it calls (a
+        student who writes inline what the reference delegates makes the callee's mistakes in
+        the caller); each named as a mistake of `function`, with its namespace."""
+        return [(self._named(m, function), namespace)
+                for m, namespace in self._reaching(function)]  # fmt: skip
+
+    def _reaching(self, function: str) -> list[tuple[Mutant, dict[str, Any]]]:
+        reached = uses(self.reference, function) - {function}
+        constants = sorted(n for n in reached if not callable(getattr(self.reference, n, None)))
+        callees = sorted(n for n in reached if n in self.by_function and n not in constants)
         found = []
-        for name in reached:
+        for name in [function, *constants, *callees]:
             for mutant in self.by_function.get(name, ()):
-                found.append(self._model(mutant))
+                found.append((mutant, self._model(mutant)[1]))
         return found
+
+    def _named(self, mutant: Mutant, function: str) -> Misconception:
+        """The mutant as a mistake of `function` (its words say where, in the quantity)."""
+        misconception = self._model(mutant)[0]
+        if mutant.function == function:
+            return misconception
+        key = (mutant.key, function)
+        if key not in self._renamed:
+            self._renamed[key] = Misconception(
+                name=f"{misconception.name} (in {function})", target=function, part="",
+                summary=misconception.summary, hint="",
+                refused_inputs=misconception.refused_inputs,
+            )  # fmt: skip
+        return self._renamed[key]
 
     def _model(self, mutant: Mutant) -> tuple[Misconception, dict[str, Any]]:
         known = self._models.get(mutant.key)
@@ -88,21 +106,31 @@ class MutantModels:
     ) -> list[Misconception]:
         """The mutants that reproduce every recorded call of `function` (at least one of them
         wrong), simplest first, one per change in words; none when more than MAX_NAMED
-        different changes fit (the calls cannot tell them apart: a cause would be a guess)."""
+        different changes fit (the calls cannot tell them apart: a cause would be a guess).
+        Calls the reference refuses count for a mutant that stops refusing, and for no other."""
         own = [c for c in calls if c.name == function][:MAX_CALLS]
         reference = getattr(self.reference, function, None)
-        wrong = [c for c in own if not _reproduces(c, _answer(reference, c), rtol, atol)]
-        if not wrong:
-            return []
-        first = wrong[0]
+        numeric = [c for c in own if not isinstance(_answer(reference, c), _Raised)]
+        wrong_of = {
+            read_all: [
+                c for c in calls_read if not _reproduces(c, _answer(reference, c), rtol, atol)
+            ]
+            for read_all, calls_read in ((True, own), (False, numeric))
+        }
         found: dict[str, Misconception] = {}
         for misconception, namespace in self.candidates(function):
             if misconception.summary in found:
                 continue
-            variant = namespace.get(function)
-            if not _reproduces(first, _answer(variant, first), rtol, atol):
+            # the calls the reference refuses say nothing of a numeric mistake: only a
+            # mutant that stops refusing is read on them (as the catalogue's entries are)
+            read = own if misconception.refused_inputs else numeric
+            wrong = wrong_of[misconception.refused_inputs]
+            if not wrong:
                 continue
-            if all(_reproduces(c, _answer(variant, c), rtol, atol) for c in own):
+            variant = namespace.get(function)
+            if not _reproduces(wrong[0], _answer(variant, wrong[0]), rtol, atol):
+                continue
+            if all(_reproduces(c, _answer(variant, c), rtol, atol) for c in read):
                 found[misconception.summary] = misconception
                 if len(found) > MAX_NAMED:
                     return []
