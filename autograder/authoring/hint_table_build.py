@@ -31,6 +31,7 @@ from autograder.diagnosis import hint_table
 from autograder.diagnosis.fingerprints import arguments_key, projection, same_projection
 from autograder.diagnosis.hint_table import HintTable, KnownCall, Model
 from autograder.diagnosis.mutants import mutants
+from autograder.errors import AutograderError
 from autograder.grading.diagnose import uses, variant_namespace
 from autograder.grading.pytest_plugin import input_watch
 from autograder.protocol.calls import Call
@@ -173,7 +174,7 @@ def _projected(namespace: dict[str, Any], call: Call) -> dict[str, Any] | None:
             return projection(error)
 
 
-class _TooLong(Exception):
+class _TooLong(AutograderError):
     pass
 
 

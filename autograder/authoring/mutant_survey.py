@@ -35,6 +35,7 @@ import sympy as sp
 from autograder.course.course import Course
 from autograder.course.solutions import solution_source
 from autograder.diagnosis.mutants import Mutant, mutants
+from autograder.errors import AutograderError
 from autograder.grading import pytest_compat
 from autograder.grading.diagnose import same, uses, variant_namespace
 from autograder.grading.pytest_plugin import GradingContext, recorder
@@ -280,7 +281,7 @@ def _survey_one(
     return row
 
 
-class _TooLong(Exception):
+class _TooLong(AutograderError):
     pass
 
 

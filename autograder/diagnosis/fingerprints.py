@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from autograder.errors import AutograderError
+
 PROJECTIONS = 6
 """Random directions an array is projected on."""
 SAMPLES = 12
@@ -42,7 +44,7 @@ def arguments_key(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> s
     return digest.hexdigest()[:32]
 
 
-class _Unwritable(Exception):
+class _Unwritable(AutograderError):
     pass
 
 

@@ -96,7 +96,7 @@ class Scope:
     """The assignment's words for its quantities (words.toml), by the reference's name."""
     functions: frozenset[str] = frozenset()
     """The module's own public functions: a call of one may be left out (a student who does
-    not rotate the keys leaves out `rope`)."""
+    not transform one of two inputs leaves out the function that does it)."""
 
     def say(self, node: ast.AST) -> str:
         """A quantity as a student reads it: the assignment's word, else its name."""
@@ -480,8 +480,8 @@ def _is_bound(node: ast.AST, parent: ast.AST | None) -> bool:
 def _role(node: ast.AST, parent: ast.AST | None) -> str:
     """How a changed number reads where it stands (a range's start, a power, …)."""
     if isinstance(parent, ast.arguments):
-        positional = [*parent.posonlyargs, *parent.args]
-        defaulted = positional[len(positional) - len(parent.defaults) :]
+        ordered = [*parent.posonlyargs, *parent.args]
+        defaulted = ordered[len(ordered) - len(parent.defaults) :]
         pairs = zip(defaulted, parent.defaults, strict=True)
         name = next((a.arg for a, d in pairs if d is node), None)
         if name is not None:
