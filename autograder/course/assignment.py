@@ -186,6 +186,10 @@ class Assignment:
                 raise ConfigError(
                     f"{self.folder / WAIVERS_FILE}: each [[waiver]] needs a mutant and a reason"
                 )
+            if entry["mutant"] in waivers:
+                raise ConfigError(
+                    f"{self.folder / WAIVERS_FILE}: {entry['mutant']!r} is waived twice"
+                )
             waivers[entry["mutant"]] = entry["reason"]
         return waivers
 

@@ -190,7 +190,7 @@ def operators(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[P
         if isinstance(node.op, ast.Pow) and side == "first":
             continue  # a base left out leaves an exponent that no student writes
         said = scope.say(dropped)
-        change = f"{said} is missing from {was} (its {side} operand)"
+        change = f"{was} without its {side} operand, {said}"
         if side == "second":
             change = {
                 ast.Div: f"not divided by {said}: a scaling is missing",
@@ -222,9 +222,10 @@ def swapped_pair(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterato
     if not isinstance(node, ast.Tuple) or not isinstance(node.ctx, ast.Load) or len(node.elts) != 2:
         return
     first, second = node.elts
+    one, other = scope.say(first), scope.say(second)
     yield Proposal(
         ast.Tuple([copy.deepcopy(second), copy.deepcopy(first)], ast.Load()),
-        f"{scope.say(first)} and {scope.say(second)} are swapped",
+        f"{one} and {other} swapped" if one != other else "the pair's two values swapped",
         "pair swapped",
     )
 
@@ -309,8 +310,9 @@ def keywords(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[Pr
                     new.keywords[index].value = ast.Constant(axis)
                     yield Proposal(
                         new,
-                        f"{scope.say(node)} over axis {axis} where axis {_say_number(value)} "
-                        "belongs",
+                        f"{scope.say(node)} over axis {axis} where "
+                        + ("the default axis" if value is None else f"axis {_say_number(value)}")
+                        + " belongs",
                         "axis",
                     )
         if keyword.arg == "dtype":
