@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import dataclasses
 import types
 import warnings
 from collections.abc import Iterator, Mapping
@@ -66,6 +67,9 @@ class Mutant:
     """For a constant: the wrong value."""
     source: str = field(default="", compare=False, repr=False)
     """The whole mutated function (or constant assignment), to write it as a submission."""
+    occurrence: int = 1
+    """Which of the function's changes of `before` into `after` this is, in the source's
+    order (the same change at two places is two mutants)."""
     rank: int = field(default=0, compare=False)
     """How simple the change is (operators.py's order): of mutants that fit, the simplest is
     named."""
@@ -73,8 +77,10 @@ class Mutant:
     @property
     def key(self) -> str:
         """What names a mutant across runs, for a waiver: the function, the line's old and new
-        source (not its number, which moves whenever the reference does)."""
-        return f"{self.function}: {self.before} -> {self.after}"
+        source (not its number, which moves whenever the reference does), and which
+        occurrence of that change it is when there are several."""
+        where = f" (#{self.occurrence})" if self.occurrence > 1 else ""
+        return f"{self.function}: {self.before} -> {self.after}{where}"
 
     @property
     def said(self) -> str:
@@ -105,18 +111,43 @@ def mutants(
     which each mutated function is compiled. Mutants whose source equals another's are one."""
     words = words or {}
     tree = ast.parse(source)
-    found: dict[str, Mutant] = {}
+    found: dict[tuple[str, str], Mutant] = {}  # by function and mutated source: one of each
     functions = frozenset(
         s.name for s in tree.body if isinstance(s, ast.FunctionDef) and not s.name.startswith("_")
     )
     for statement in tree.body:
         if isinstance(statement, ast.FunctionDef) and not statement.name.startswith("_"):
             for mutant in _function_mutants(statement, source, namespace, words, functions):
-                found.setdefault(mutant.key, mutant)
+                _keep_simplest(found, mutant)
         elif isinstance(statement, (ast.Assign, ast.AnnAssign)):
             for mutant in _constant_mutants(statement, words):
-                found.setdefault(mutant.key, mutant)
-    return sorted(found.values(), key=lambda m: m.rank)
+                _keep_simplest(found, mutant)
+    numbered: list[Mutant] = []
+    seen: dict[str, int] = {}
+    for mutant in found.values():  # in the source's order: the occurrences count from the top
+        change = f"{mutant.function}: {mutant.before} -> {mutant.after}"
+        seen[change] = seen.get(change, 0) + 1
+        numbered.append(dataclasses.replace(mutant, occurrence=seen[change]))
+    return sorted(numbered, key=lambda m: m.rank)
+
+
+GENERIC = ("constant", "swapped throughout", "operand removed", "statement removed")
+"""Operators whose words say less than another's about the same code (0 where -1 belongs,
+rather than the sum over axis 0)."""
+
+
+def _keep_simplest(found: dict[tuple[str, str], Mutant], mutant: Mutant) -> None:
+    """One mutant for each mutated source: of two changes that write the same code, the one
+    whose words say most (an axis rather than a number; a pair swapped rather than two
+    functions swapped everywhere), else the simpler."""
+    key = (mutant.function, mutant.source)
+    known = found.get(key)
+
+    def order(m: Mutant) -> tuple[bool, int]:
+        return (m.operator in GENERIC, m.rank)
+
+    if known is None or order(mutant) < order(known):
+        found[key] = mutant
 
 
 def _function_mutants(

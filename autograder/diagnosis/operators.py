@@ -332,19 +332,35 @@ def transposes(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[
 
 
 def variables(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[Proposal]:
-    """A name replaced by another of the same kind in scope (m for n, K for Q)."""
+    """A name replaced by a twin of the same kind in scope (m for n, K for Q, W_k for W_q,
+    x1 for x0, sin for cos): the names a student confuses are alike."""
     if not isinstance(node, ast.Name) or not isinstance(node.ctx, ast.Load):
         return
     kind = scope.kinds.get(node.id)
     if kind is None:
         return
     for other, other_kind in scope.kinds.items():
-        if other != node.id and other_kind == kind:
+        if other != node.id and other_kind == kind and twins(node.id, other):
             yield Proposal(
                 ast.Name(other, ast.Load()),
                 f"{scope.words.get(other, other)} where {scope.say(node)} belongs",
                 "variable",
             )
+
+
+NAMED_TWINS = ({"first", "second"}, {"rows", "cols"}, {"here", "there"}, {"left", "right"})
+"""Names alike in meaning though not in letters."""
+
+
+def twins(one: str, other: str) -> bool:
+    """Whether a student may write one name for the other: two single letters of one case
+    (m, n; Q, K), the same name but for one character (x0, x1; W_q, W_k), or twins in
+    meaning (sin, cos; first, second)."""
+    if len(one) == len(other) == 1:
+        return one.isupper() == other.isupper()
+    if len(one) == len(other) and sum(a != b for a, b in zip(one, other, strict=True)) == 1:
+        return True
+    return other in SWAPS.get(one, ()) or {one, other} in NAMED_TWINS
 
 
 def comparisons(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[Proposal]:

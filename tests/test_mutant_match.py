@@ -1,0 +1,195 @@
+"""Naming an uncatalogued mistake: a mutant is named only when it reproduces every recorded call
+of its function, and a catalogue entry only when it explains every wrong call of its own."""
+
+from __future__ import annotations
+
+import types
+
+import numpy as np
+
+from autograder.course.catalogue import Misconception
+from autograder.diagnosis.mutants import MUTANT_PREFIX
+from autograder.grading.diagnose import describe, diagnose
+from autograder.grading.mutant_match import MAX_NAMED, MutantModels
+from autograder.protocol.calls import Call
+
+RTOL, ATOL = 1e-7, 1e-9
+
+TOTAL = '''
+import numpy as np
+
+
+def total(x: np.ndarray) -> float:
+    """The sum of the sines of x."""
+    return float(np.sum(np.sin(x)))
+'''
+
+ROOT = '''
+import math
+
+
+def root(x: float) -> float:
+    """The square root of x, which must not be negative."""
+    if x < 0:
+        raise ValueError("x must not be negative")
+    return math.sqrt(x)
+'''
+
+AFFINE = """
+def affine(x: float, y: float) -> float:
+    return (x + 1.0) * 2.0
+"""
+
+SCALED = """
+def scaled(x: float, y: float) -> float:
+    return (x + 1.0) * 2.0 * y
+"""
+
+
+def models(source: str, name: str) -> MutantModels:
+    """The mutants of a reference module built from `source` (a module of its own name: the
+    diagnosis caches what each reference's functions reach)."""
+    module = types.ModuleType(f"instructor_mutant_match_{name}")
+    exec(compile(source, f"<{name}>", "exec"), module.__dict__)
+    return MutantModels(module, source)
+
+
+def causes(source: str, name: str, calls: list[Call]) -> list[Misconception]:
+    return models(source, name).causes(name, calls, rtol=RTOL, atol=ATOL)
+
+
+SHORT, LONG = np.array([0.1, 0.2]), np.array([1.0, 2.0, 3.0])
+
+
+def cosine_sum(x: np.ndarray) -> float:
+    return float(np.cos(x).sum())
+
+
+def test_a_mutant_reproducing_every_call_is_named() -> None:
+    """The student summed cosines on both calls: the one mutant that does so is named, in
+    words that say the change and nothing of the code."""
+    calls = [Call("total", (SHORT,), {}, cosine_sum(SHORT)),
+             Call("total", (LONG,), {}, cosine_sum(LONG))]  # fmt: skip
+    (named,) = causes(TOTAL, "total", calls)
+    assert named.name == MUTANT_PREFIX + "total: np.sin(x) -> np.cos(x)"
+    assert named.target == "total"
+    assert named.summary == "the result: the cosine where the sine belongs"
+
+
+def test_two_changes_at_once_name_nothing() -> None:
+    """The negated mean of the cosines is two mistakes (three changes): no first-order mutant
+    reproduces it, and a near one is not offered instead."""
+    calls = [Call("total", (v,), {}, -float(np.mean(np.cos(v)))) for v in (SHORT, LONG)]
+    assert causes(TOTAL, "total", calls) == []
+
+
+def test_a_right_call_where_the_mutant_differs_rules_it_out() -> None:
+    """The honesty rule: cosines on one call and the right sines on another is no model's
+    output; the cosine mutant, which fits the first call, is not named."""
+    calls = [Call("total", (SHORT,), {}, cosine_sum(SHORT)),
+             Call("total", (LONG,), {}, float(np.sin(LONG).sum()))]  # fmt: skip
+    assert causes(TOTAL, "total", calls) == []
+
+
+def test_a_call_that_modified_its_input_is_reproduced_by_no_mutant() -> None:
+    """A mutant runs on copies and never modifies an argument: a student's call that did is
+    no mutant's, even where its numbers are."""
+    calls = [Call("total", (SHORT,), {}, cosine_sum(SHORT), modified=(0,)),
+             Call("total", (LONG,), {}, cosine_sum(LONG))]  # fmt: skip
+    assert causes(TOTAL, "total", calls) == []
+
+
+def test_the_same_exception_is_reproduced() -> None:
+    """The student refuses 0 with the reference's own ValueError (and answers 0.5 and 4
+    right): the comparison made loose (`x <= 0`) does exactly that; `x < 1`, which also
+    refuses 0.5, does not."""
+    calls = [Call("root", (0.0,), {}, None, raised="ValueError"),
+             Call("root", (0.5,), {}, 0.5**0.5), Call("root", (4.0,), {}, 2.0)]  # fmt: skip
+    (named,) = causes(ROOT, "root", calls)
+    assert named.summary == "a comparison ≤ where < belongs"
+
+
+def test_a_different_exception_is_not_reproduced() -> None:
+    """A TypeError where the loose comparison raises a ValueError is not its mistake."""
+    calls = [Call("root", (0.0,), {}, None, raised="TypeError"),
+             Call("root", (0.5,), {}, 0.5**0.5), Call("root", (4.0,), {}, 2.0)]  # fmt: skip
+    assert causes(ROOT, "root", calls) == []
+
+
+def test_mutants_giving_the_same_numbers_are_all_named() -> None:
+    """affine(0, 1) = 0 where 2 belongs: 1 made 0, 2 made 0, or the 1 not added give it
+    alike; the calls cannot tell them apart, so all three are named."""
+    found = causes(AFFINE, "affine", [Call("affine", (0.0, 1.0), {}, 0.0)])
+    assert MAX_NAMED >= 3
+    assert {m.summary for m in found} == {
+        "the result: 0 where 1 belongs",
+        "the result: 0 where 2 belongs",
+        "the result: 1.0 is not added",
+    }
+
+
+def test_more_fitting_changes_than_named_ones_name_none() -> None:
+    """scaled(0, 1) = 0 where 2 belongs: the three changes above, and x in y's place, fit;
+    four candidates are a guess, and nothing is named."""
+    assert MAX_NAMED < 4
+    assert causes(SCALED, "scaled", [Call("scaled", (0.0, 1.0), {}, 0.0)]) == []
+    # one more call leaves two of them: scaled(1, 1) = 2 where 4 belongs (2 made 0 gives 0,
+    # x for y gives 4)
+    calls = [Call("scaled", (0.0, 1.0), {}, 0.0), Call("scaled", (1.0, 1.0), {}, 2.0)]
+    assert {m.summary for m in causes(SCALED, "scaled", calls)} == {
+        "the result: 0 where 1 belongs",
+        "the result: 1.0 is not added",
+    }
+
+
+def mutant(summary: str, target: str = "affine") -> Misconception:
+    return Misconception(name=f"{MUTANT_PREFIX}{target}: {summary}", target=target, part="",
+                         summary=summary, hint="")  # fmt: skip
+
+
+def test_describe_phrases_several_mutants_as_changes() -> None:
+    """Several mutants of one function read as alternatives, each a whole change in words;
+    one reads as itself (no empty hint after it); a catalogue entry keeps its own phrasing."""
+    first, second = mutant("0 where 1 belongs"), mutant("1.0 is not added")
+    assert describe([first, second]) == (
+        "affine: each of these changes gives exactly your numbers: 0 where 1 belongs; "
+        "or 1.0 is not added"
+    )
+    assert describe([first]) == "affine: 0 where 1 belongs"
+    known = Misconception(name="doubled", target="affine", part="p", summary="doubled",
+                          hint="halve it")  # fmt: skip
+    assert describe([first, known]) == (
+        "affine: your results match 2 known mistakes, which give the same numbers here: "
+        "0 where 1 belongs; or doubled (halve it)"
+    )
+
+
+DOUBLE = """
+def double(x: float) -> float:
+    return 2.0 * x
+"""
+
+
+def tripled_when_positive(x: float) -> float:
+    return 3.0 * x if x > 0 else 2.0 * x
+
+
+def tripled(x: float) -> float:
+    return 3.0 * x
+
+
+def test_a_catalogue_entry_must_explain_every_wrong_call_of_its_function() -> None:
+    """The student tripled every input; an entry that triples only positive inputs agrees
+    wherever it shows, yet leaves the wrong double(-1) = -3 unexplained: a partial model,
+    not named. The entry that triples everything is."""
+    module = types.ModuleType("instructor_mutant_match_double")
+    exec(compile(DOUBLE, "<double>", "exec"), module.__dict__)
+    partial = Misconception(name="partial", target="double", part="p", summary="tripled above 0",
+                            hint="", implementation=tripled_when_positive)  # fmt: skip
+    whole = Misconception(name="whole", target="double", part="p", summary="tripled", hint="",
+                          implementation=tripled)  # fmt: skip
+    positive = Call("double", (1.0,), {}, 3.0)
+    negative = Call("double", (-1.0,), {}, -3.0)
+    assert [m.name for m in diagnose([positive], [partial, whole], module)] == ["partial", "whole"]
+    found = diagnose([positive, negative], [partial, whole], module)
+    assert [m.name for m in found] == ["whole"]
