@@ -141,8 +141,8 @@ def test_cli_release_covers_every_assignment(
     capsys.readouterr()
     assert main(["release", "--course", root]) == 0
     assert capsys.readouterr().out.splitlines() == [
-        "released vectors: 8 files in student_template/vectors/",
-        "released series: 7 files in student_template/series/",
+        "released vectors: 9 files in student_template/vectors/",
+        "released series: 8 files in student_template/series/",
     ]
     assert main(["release", "--check", "--course", root]) == 0
     assert main(["release", "--course", root, "--assignment", "nope"]) == 2

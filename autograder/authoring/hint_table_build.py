@@ -9,7 +9,6 @@ mutants that reach the function) are projected; a model's projection is kept whe
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import signal
 import sys
@@ -23,7 +22,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from autograder.course.assignment import CATALOGUE_FILE, WORDS_FILE, Assignment
+from autograder.course.assignment import Assignment
 from autograder.course.catalogue import Misconception
 from autograder.course.course import Course
 from autograder.course.solutions import solution_source
@@ -31,6 +30,7 @@ from autograder.diagnosis import hint_table
 from autograder.diagnosis.fingerprints import arguments_key, projection, same_projection
 from autograder.diagnosis.hint_table import HintTable, KnownCall, Model
 from autograder.diagnosis.mutants import mutants
+from autograder.diagnosis.table_file import digest
 from autograder.errors import AutograderError
 from autograder.grading.diagnose import uses, variant_namespace
 from autograder.grading.pytest_plugin import input_watch
@@ -39,30 +39,6 @@ from autograder.student.local_check import NO_PLUGIN_AUTOLOAD, UNREAD_PLUGINS
 
 SECONDS_PER_CALL = 2.0
 """A model that runs longer on one call is left out of that call (check names it nowhere)."""
-
-
-ENGINE_FILES = ("operators.py", "mutants.py", "fingerprints.py", "hint_table.py")
-"""The kit's modules whose change changes a table (of autograder/diagnosis/)."""
-
-
-def digest(assignment: Assignment, released_tests: dict[str, str]) -> str:
-    """What a table depends on: the reference, the catalogue, the words, the released public
-    tests ({name: content}), the tolerance and the kit's code that makes and reads tables."""
-    hashed = hashlib.sha256(f"hint table {hint_table.SCHEMA}".encode())
-    hashed.update(repr(sorted(assignment.spec.tolerance.items())).encode())
-    engine = Path(hint_table.__file__).parent
-    paths = [
-        assignment.reference,
-        assignment.folder / CATALOGUE_FILE,
-        assignment.folder / WORDS_FILE,
-    ]
-    paths += [engine / name for name in ENGINE_FILES]
-    for path in paths:
-        content = path.read_bytes() if path.is_file() else b""
-        hashed.update(path.name.encode() + b"\0" + content + b"\0")
-    for name in sorted(released_tests):
-        hashed.update(name.encode() + b"\0" + released_tests[name].encode() + b"\0")
-    return hashed.hexdigest()
 
 
 def released_tests(tests_dir: Path) -> dict[str, str]:

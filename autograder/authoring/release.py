@@ -12,13 +12,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from autograder.authoring.hint_table_build import digest
 from autograder.authoring.notebook import has_notebook, student_notebook
 from autograder.authoring.solutions import has_solution_regions, strip_solutions
 from autograder.course.assignment import SHARED as SHARED_PACKAGE
 from autograder.course.assignment import Assignment
 from autograder.course.course import MAY_MODIFY_INI, SUBMISSION_INI, TEMPLATE_INI
-from autograder.diagnosis import hint_table
+from autograder.diagnosis import table_file
+from autograder.diagnosis.table_file import digest
 from autograder.errors import ConfigError, TemplateDriftError
 
 IGNORED_NAMES = {"__pycache__", ".pytest_cache", ".ipynb_checkpoints", ".DS_Store"}
@@ -138,12 +138,12 @@ def write_release(assignment: Assignment) -> list[Path]:
             path.write_text(content, encoding="utf-8")
         written.append(path)
     table = target / HINT_TABLE
-    if hint_table.digest_of(table) != digest(assignment, _tests_of(files)):
+    if table_file.digest_of(table) != digest(assignment, _tests_of(files)):
         _build_hint_table(assignment, target / "tests", table)
     return [*written, table]
 
 
-HINT_TABLE = f"tests/{hint_table.FILE_NAME}"
+HINT_TABLE = f"tests/{table_file.FILE_NAME}"
 """Where the release keeps what `check` knows of the models of mistakes."""
 HINT_TABLE_TIMEOUT_S = 1800.0
 
@@ -174,7 +174,7 @@ def check_release(assignment: Assignment) -> None:
     folder = assignment.relative(target)
     drifted = [f"missing: {folder}/{name}" for name in sorted(set(files) - set(existing))]
     drifted += [f"not generated: {folder}/{name}" for name in sorted(set(existing) - set(files))]
-    if hint_table.digest_of(target / HINT_TABLE) != digest(assignment, _tests_of(files)):
+    if table_file.digest_of(target / HINT_TABLE) != digest(assignment, _tests_of(files)):
         drifted.append(f"stale: {folder}/{HINT_TABLE} (built from other course files)")
     drifted += [
         f"differs: {folder}/{name}"

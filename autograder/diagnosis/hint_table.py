@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from autograder.diagnosis.fingerprints import arguments_key, projection, same_projection
+from autograder.diagnosis.table_file import FILE_NAME as FILE_NAME
+from autograder.diagnosis.table_file import SCHEMA
 
-SCHEMA = 1
-FILE_NAME = "hints.json"
 MAX_NAMED = 3
 MAX_BYTES = 8 * 1024 * 1024
 """A table larger than this is not read (the release is the instructor's; a bound all the same)."""
@@ -118,15 +118,6 @@ def read(path: Path) -> HintTable | None:
             return None
         return HintTable.from_json(json.loads(path.read_text(encoding="utf-8")))
     except (OSError, ValueError, KeyError, TypeError):
-        return None
-
-
-def digest_of(path: Path) -> str | None:
-    """The digest a table at `path` was built from, read without its calls."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        return str(data["digest"]) if isinstance(data, dict) else None
-    except (OSError, ValueError, KeyError):
         return None
 
 
