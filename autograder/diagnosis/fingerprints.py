@@ -180,7 +180,7 @@ def _symbolic(value: Any) -> dict[str, Any] | None:
         at = {s: float(generator.uniform(-3, 3)) for s in symbols}
         for entry in entries:
             try:
-                number = complex(sp.sympify(entry).evalf(subs=at))
+                number = complex(sp.sympify(entry).evalf(subs=at))  # trusted: own process
             except (TypeError, ValueError, AttributeError):
                 return None
             points += [number.real, number.imag]

@@ -322,7 +322,7 @@ def _compiled(function: ast.FunctionDef, namespace: Mapping[str, Any]) -> Any:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # a mutant's `1(x)` is a SyntaxWarning, not news
-            exec(compile(module, f"<mutant of {function.name}>", "exec"), scope)
+            exec(compile(module, f"<mutant of {function.name}>", "exec"), scope)  # trusted: mutated reference
     except (SyntaxError, ValueError, TypeError):
         return None
     compiled = scope.get(function.name)
