@@ -322,7 +322,8 @@ def _compiled(function: ast.FunctionDef, namespace: Mapping[str, Any]) -> Any:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # a mutant's `1(x)` is a SyntaxWarning, not news
-            exec(compile(module, f"<mutant of {function.name}>", "exec"), scope)  # trusted: mutated reference
+            code = compile(module, f"<mutant of {function.name}>", "exec")
+            exec(code, scope)  # trusted: the instructor's reference, mutated
     except (SyntaxError, ValueError, TypeError):
         return None
     compiled = scope.get(function.name)
