@@ -10,18 +10,17 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
 import sys
 import tempfile
 import types
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
+from autograder.authoring.model_deadline import ModelTooLong, deadline
 from autograder.course.assignment import Assignment
 from autograder.course.catalogue import Misconception
 from autograder.course.course import Course
@@ -31,7 +30,6 @@ from autograder.diagnosis.fingerprints import arguments_key, projection, same_pr
 from autograder.diagnosis.hint_table import HintTable, KnownCall, Model
 from autograder.diagnosis.mutants import mutants
 from autograder.diagnosis.table_file import digest
-from autograder.errors import AutograderError
 from autograder.grading.diagnose import uses, variant_namespace
 from autograder.grading.pytest_plugin import input_watch
 from autograder.protocol.calls import Call
@@ -140,32 +138,14 @@ def _projected(namespace: dict[str, Any], call: Call) -> dict[str, Any] | None:
         return None if call.name not in namespace else projection(function)
     args = [a.copy() if isinstance(a, np.ndarray) else a for a in call.args]
     kwargs = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in call.kwargs.items()}
-    with warnings.catch_warnings(), np.errstate(all="ignore"), _deadline(SECONDS_PER_CALL):
+    with warnings.catch_warnings(), np.errstate(all="ignore"), deadline(SECONDS_PER_CALL):
         warnings.simplefilter("ignore")
         try:
             return projection(function(*args, **kwargs))
-        except _TooLong:
+        except ModelTooLong:
             return None
         except Exception as error:
             return projection(error)
-
-
-class _TooLong(AutograderError):
-    pass
-
-
-@contextlib.contextmanager
-def _deadline(seconds: float) -> Iterator[None]:
-    def stop(signum: int, frame: Any) -> None:
-        raise _TooLong
-
-    previous = signal.signal(signal.SIGALRM, stop)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def main(argv: list[str]) -> int:

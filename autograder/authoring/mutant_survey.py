@@ -18,7 +18,6 @@ import contextlib
 import hashlib
 import json
 import os
-import signal
 import sys
 import tempfile
 import time
@@ -32,10 +31,10 @@ import numpy as np
 import pytest
 import sympy as sp
 
+from autograder.authoring.model_deadline import ModelTooLong, deadline
 from autograder.course.course import Course
 from autograder.course.solutions import solution_source
 from autograder.diagnosis.mutants import Mutant, mutants
-from autograder.errors import AutograderError
 from autograder.grading import pytest_compat
 from autograder.grading.diagnose import same, uses, variant_namespace
 from autograder.grading.pytest_plugin import GradingContext, recorder
@@ -171,7 +170,7 @@ def _failed(
             context.hint = lambda nodeid: None  # type: ignore[method-assign]
             context.final_hints = dict  # type: ignore[method-assign]
             context.reset()
-            with _deadline(CHILD_SECONDS):
+            with deadline(CHILD_SECONDS):
                 _run(items)
             outcomes = recorder(session.config).outcomes
             failed = [n for n, o in outcomes.items() if o.status not in ("passed", "skipped")]
@@ -255,7 +254,7 @@ def _survey_one(
     differences = 0
     reaching = sorted({test for test, _ in kept})
     try:
-        with _deadline(SECONDS_PER_MUTANT):
+        with deadline(SECONDS_PER_MUTANT):
             for _, call in kept:
                 theirs = _answer(namespace, vars(reference), call)
                 digest.update(_printed(theirs).encode())
@@ -274,29 +273,11 @@ def _survey_one(
                 if not _same_answer(theirs, expected, tolerance):
                     row.update(status="unseen")
                     return row
-    except _TooLong:
+    except ModelTooLong:
         row.update(status="seen", tests=reaching, group=f"slow {mutant.key}")
         return row
     row.update(status="equivalent")
     return row
-
-
-class _TooLong(AutograderError):
-    pass
-
-
-@contextlib.contextmanager
-def _deadline(seconds: float) -> Iterator[None]:
-    def stop(signum: int, frame: Any) -> None:
-        raise _TooLong
-
-    previous = signal.signal(signal.SIGALRM, stop)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 _REFERENCE_ANSWERS: dict[int, tuple[Call, Any]] = {}
@@ -322,7 +303,7 @@ def _answer(namespace: dict[str, Any], reference: dict[str, Any], call: Call) ->
         warnings.simplefilter("ignore")
         try:
             return (True, function(*args, **kwargs))
-        except _TooLong:
+        except ModelTooLong:
             raise
         except Exception as error:
             return (False, type(error).__name__)
