@@ -107,13 +107,17 @@ class MutantModels:
         """The mutants that reproduce every recorded call of `function` (at least one of them
         wrong), simplest first, one per change in words; none when more than MAX_NAMED
         different changes fit (the calls cannot tell them apart: a cause would be a guess).
-        Calls the reference refuses count for a mutant that stops refusing, and for no other."""
+        Calls the reference refuses count for a mutant that stops refusing, and for no other;
+        a mutant is named only for a wrong value it reproduces (one that only raises where the
+        student raised says nothing of why)."""
         own = [c for c in calls if c.name == function][:MAX_CALLS]
         reference = getattr(self.reference, function, None)
         numeric = [c for c in own if not isinstance(_answer(reference, c), _Raised)]
         wrong_of = {
-            read_all: [
-                c for c in calls_read if not _reproduces(c, _answer(reference, c), rtol, atol)
+            read_all: [  # wrong values: an exception's cause cannot be read from outputs
+                c
+                for c in calls_read
+                if c.raised is None and not _reproduces(c, _answer(reference, c), rtol, atol)
             ]
             for read_all, calls_read in ((True, own), (False, numeric))
         }
