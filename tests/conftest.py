@@ -23,6 +23,7 @@ from autograder.course.course import Course
 from autograder.course.rubric import AssignmentSpec
 from autograder.student.verdict_cache import CACHE_ENV
 
+pytest.register_assert_rewrite("autograder.authoring.course_tests")  # its asserts say their values
 os.environ.setdefault(CACHE_ENV, tempfile.mkdtemp(prefix="autograder-test-cache-"))
 """`check`'s verdicts, kept between the suite's runs of it, never in the user's own cache."""
 

@@ -86,3 +86,16 @@ def test_a_gradebook_of_an_older_kit_is_refused_by_name(tmp_path: Path) -> None:
         db.execute("CREATE TABLE submissions (student TEXT PRIMARY KEY)")
     with pytest.raises(ConfigError, match=r"written by an older kit .*new --out folder"):
         Gradebook(tmp_path)
+
+
+def test_words_may_name_an_expression_as_the_reference_writes_it(course_copy: Course) -> None:
+    """words.toml may give an expression its words (`Q.shape[-1]`, however spaced): it is
+    looked up as Python's unparser writes it; a key that is no expression is named."""
+    vectors = course_copy.assignment("vectors")
+    words = vectors.folder / "words.toml"
+    words.write_text('[quantities]\nx = "the vector x"\n"Q.shape[ -1 ]" = "the width d_k"\n',
+                     "utf-8")  # fmt: skip
+    assert vectors.load_words() == {"x": "the vector x", "Q.shape[-1]": "the width d_k"}
+    words.write_text('[quantities]\n"x +" = "half a sum"\n', "utf-8")
+    with pytest.raises(ConfigError, match=r"'x \+' in \[quantities\] is neither a name nor"):
+        vectors.load_words()

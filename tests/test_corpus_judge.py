@@ -36,3 +36,24 @@ def test_a_blame_naming_another_culprit_than_it_fixes_is_not_the_engines() -> No
     odd = "attend calls rope, which is wrong on its own tests: fix attend first, this test " \
         "depends on it"  # fmt: skip
     assert _judged(odd) == (False, (odd,))
+
+
+def test_a_keyword_may_be_said_either_way() -> None:
+    """ "grow|multiplied by": the symptom or the change that gives it names the mistake; a hint
+    with neither still misleads."""
+    either = Variant("inverted", "a tutorial", "def f(x):\n    return x\n",
+                     ("grow|multiplied by",), kind="mistake")  # fmt: skip
+    test = TestResult("encoding", "public_tests/test_e.py::test_e", "encoding", 0, 1, "failed",
+                      "visible", message="wrong", hint="")  # fmt: skip
+
+    def judged(hint: str) -> tuple[bool, tuple[str, ...]]:
+        result = SubmissionResult("a", "inverted", "graded", 0, 1, ("process",), 0.1,
+                                  (TestResult(**{**vars(test), "hint": hint}),))  # fmt: skip
+        j = judge(either, result)
+        return j.named, j.misleading
+
+    assert judged("your frequencies grow with i") == (True, ())
+    assert judged("the angles: multiplied by the power where divided by it belongs") == (True, ())
+    assert judged("the angles: a sum where a product belongs") == (
+        False, ("the angles: a sum where a product belongs",)
+    )  # fmt: skip

@@ -173,4 +173,5 @@ def test_check_names_a_mistake_nobody_catalogued(released_vectors: Course, tmp_p
     assert not any(p.name == "vectors.py" for p in (folder / "tests").iterdir())
     report = run_check(CheckTarget(folder / vectors.spec.module, folder / "tests"))
     hints = [o.hint for o in report.outcomes if o.status == "failed"]
-    assert hints and all(h and h.startswith("scale: ") and "quotient" in h for h in hints), hints
+    said = "scale: the result: divided by c where multiplied by it belongs"
+    assert hints and all(h and h.startswith(said) for h in hints), hints

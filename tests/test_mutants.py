@@ -266,3 +266,65 @@ def test_the_simplest_changes_come_first(found: list[Mutant]) -> None:
     assert found[0].operator == "constant" and found[-1].operator in (
         "operand removed", "statement removed"
     )  # fmt: skip
+
+
+PHRASED = """
+import numpy as np
+
+
+def attend(Q, K, layout: str = "a"):
+    scores = Q @ K.T / np.sqrt(Q.shape[-1])
+    if layout == "a":
+        return scores
+    return -scores
+
+
+def keys(t: int):
+    return [s for s in range(t + 1)]
+
+
+def scale(x, c: float):
+    return x * float(c)
+
+
+def width(X):
+    return X / np.sqrt(X.shape[-1])
+"""
+
+PHRASED_WORDS = {
+    "Q": "the queries Q", "K": "the keys K", "scores": "the scores", "layout": "the layout",
+    "Q.shape[-1]": "the key width d_k", "range(t + 1)": "the keys s ≤ t",
+}  # fmt: skip
+
+
+def test_a_change_is_said_with_the_quantities_it_touches() -> None:
+    """A change is said of the innermost quantity words.toml names around it (an expression
+    as the reference writes it), a square root with the lessons' symbol, a quotient or a
+    comparison with what it divides by or compares: what the student wrote, in the
+    lessons' words, and never the reference's code."""
+    found = made(PHRASED, PHRASED_WORDS)
+    unwrapped = one(found, "attend", "call removed", "np.sqrt(Q.shape[-1])", "Q.shape[-1]")
+    assert unwrapped.said == "the scores: without the square root √d_k"
+    divided = "Q @ K.T / np.sqrt(Q.shape[-1])"
+    multiplied = one(found, "attend", "operator", divided, "Q @ K.T * np.sqrt(Q.shape[-1])")
+    assert multiplied.said == (
+        "the scores: multiplied by the square root √d_k where divided by it belongs"
+    )
+    first_q, width_q = [
+        m for m in found if (m.operator, m.before, m.after) == ("variable", "Q", "K")
+    ]
+    assert first_q.said == "the scores: the keys K where the queries Q belongs"
+    assert width_q.said == "the key width d_k: the keys K where the queries Q belongs"
+    compared = one(found, "attend", "comparison", "layout == 'a'", "layout != 'a'")
+    assert compared.said == "the layout ≠ 'a' where = belongs"
+    one_short = one(found, "keys", "constant", "1", "0")
+    assert one_short.said == "the keys s ≤ t: 0 where 1 belongs"
+    bound = one(found, "keys", "off by one", "t + 1", "t + 1 - 1")
+    assert bound.said == "the keys s ≤ t: a bound off by one: the range's stop is one less"
+    divided_by_c = one(found, "scale", "operator", "x * float(c)", "x / float(c)")
+    assert divided_by_c.said == "the result: divided by c where multiplied by it belongs"
+    unnamed = made(PHRASED)  # no words: a width's root is still √d, names stay names
+    assert one(unnamed, "width", "call removed", "np.sqrt(X.shape[-1])", "X.shape[-1]").said == (
+        "the result: without the square root √d"
+    )
+    assert "Q.shape" not in " ".join(m.said for m in found)

@@ -404,7 +404,7 @@ def sinusoidal_encoding(T, C, base=10000.0):
     PE[:, 1::2] = np.cos(position * div_term[: C // 2])
     return PE
 """,
-        ("grow",),
+        ("grow|multiplied by the wavelength",),  # the symptom, or the change that gives it
         kind="mistake",
     ),
     Variant(

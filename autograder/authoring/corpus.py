@@ -27,6 +27,8 @@ from autograder.errors import ConfigError
 from autograder.grading.disclosure import without_values
 from autograder.grading.results import SubmissionResult
 
+KEYWORD_OR = "|"
+"""Between two phrasings of one keyword, either of which names the mistake."""
 NAMED_AT_LEAST = 0.9
 """The share of the corpus's mistakes that must be named."""
 NAMED_WITHOUT_CATALOGUE = 0.85
@@ -50,7 +52,8 @@ class Variant:
     source: str
     """The function's source; appended to the reference's, so it may use its names."""
     keywords: tuple[str, ...]
-    """Words every hint on this variant must contain (all of them); empty for a correct one."""
+    """Words every hint on this variant must contain (all of them; "grow|multiplied by": either
+    phrasing of one fact); empty for a correct one."""
     kind: str
     """"correct" (another right implementation) or "mistake" (wrong on some allowed input)."""
 
@@ -93,8 +96,11 @@ def judge(variant: Variant, result: SubmissionResult) -> Judged:
     def carries(text: str, hidden: bool) -> bool:
         text = text.lower()
         return all(
-            word.lower() in text or (hidden and without_values(word).lower() in text)
-            for word in variant.keywords
+            any(
+                word.lower() in text or (hidden and without_values(word).lower() in text)
+                for word in keyword.split(KEYWORD_OR)
+            )
+            for keyword in variant.keywords
         )
 
     named = bool(variant.keywords) and any(

@@ -240,7 +240,7 @@ def test_the_independent_corpus_is_large_enough_and_sourced(
 def test_validate_passes(course_assignment: Assignment) -> None:
     verdicts = validate(course_assignment)
     failed = [f"{v.name}: {v.problem}" for v in verdicts if not v.ok]
-    assert failed == []
+    assert failed == [], "\n".join(failed)
 
 
 # --- where it is graded -------------------------------------------------------------------------

@@ -27,6 +27,7 @@ An assignment called NAME is, by convention (the README's "how to add an assignm
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import hashlib
 import importlib.util
@@ -170,7 +171,7 @@ class Assignment:
             isinstance(k, str) and isinstance(v, str) for k, v in table.items()
         ):
             raise ConfigError(f"{self.folder / WORDS_FILE}: [quantities] maps names to words")
-        return dict(table)
+        return {_as_written(key, self.folder / WORDS_FILE): words for key, words in table.items()}
 
     def load_waivers(self) -> dict[str, str]:
         """The mutants the assignment's tests need not catch: {mutant key: why}."""
@@ -301,3 +302,14 @@ def read_instructor_text(path: Path, limit: int) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise ConfigError(f"{path} is not UTF-8 text: {error}") from None
+
+
+def _as_written(key: str, path: Path) -> str:
+    """A words.toml key as the diagnosis looks it up: a name, or an expression of the reference
+    (`Q.shape[-1]`) spaced as Python's own unparser writes it."""
+    try:
+        return ast.unparse(ast.parse(key, mode="eval").body)
+    except SyntaxError:
+        raise ConfigError(
+            f"{path}: {key!r} in [quantities] is neither a name nor a Python expression"
+        ) from None

@@ -304,7 +304,7 @@ class TableJudgement:
             text = sentence(named)
             if text:
                 hints[nodeid] = text
-        hints.update(self._blamed(failed, called, unwritten, causes_of))
+        hints.update(self._blamed(failed, called, unwritten, dict(hints)))
         return hints
 
     def _blamed(
@@ -312,7 +312,7 @@ class TableJudgement:
         failed: Mapping[str, Sequence[StudentCall]],
         called: Mapping[str, Sequence[str]],
         unwritten: set[str],
-        causes_of: dict[str, list[Model]],
+        own_hints: Mapping[str, str],
     ) -> dict[str, str]:
         failing = {name for nodeid in failed for name in called.get(nodeid, [])}
         examined = [c for c in self.calls if c.name in failing][:MAX_BLAME_CALLS]
@@ -329,8 +329,11 @@ class TableJudgement:
             if cause is None:
                 continue
             caller, culprit = cause
-            if culprit not in own:
-                own[culprit] = self._diagnosis_of(culprit, examined)
+            if culprit not in own:  # the culprit's own tests' words, as the grader repeats them
+                said = [own_hints[n] for n in failed
+                        if n in own_hints and called.get(n, [None])[0] == culprit]  # fmt: skip
+                own[culprit] = (said[0].removeprefix(f"{culprit}: ") if said
+                                else self._diagnosis_of(culprit, examined))  # fmt: skip
             text = BLAME.format(caller=caller, culprit=culprit)
             if own[culprit]:
                 text += f" ({culprit}: {own[culprit]})"

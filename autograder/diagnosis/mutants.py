@@ -218,7 +218,9 @@ def _mutant_at(
         operator=proposal.operator,
         before=_source(node) + (" everywhere" if indices else ""),
         after=_source(proposal.node),
-        quantity="" if indices else _quantity(statement, scope),
+        quantity=""
+        if indices
+        else _enclosing_words(statement, node, scope) or _quantity(statement, scope),
         change=proposal.change + everywhere,
         implementation=implementation,
         source=ast.unparse(mutated),
@@ -343,6 +345,29 @@ def _kinds(function: ast.FunctionDef) -> dict[str, str]:
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             kinds.setdefault(node.id, "value")
     return kinds
+
+
+def _enclosing_words(statement: ast.stmt, node: ast.AST, scope: Scope) -> str:
+    """The words.toml words of the innermost expression around `node` written there as in the
+    reference (`Q.shape[-1]` = "the key width d_k"): a change inside it is said of it."""
+    path = _path_to(statement, node)
+    for ancestor in reversed(path[:-1]):
+        if isinstance(ancestor, ast.expr) and not isinstance(ancestor, ast.Name):
+            words = scope.words.get(_source(ancestor))
+            if words:
+                return words
+    return ""
+
+
+def _path_to(root: ast.AST, node: ast.AST) -> list[ast.AST]:
+    """The nodes from `root` down to `node`, both included (empty when it is not there)."""
+    if root is node:
+        return [root]
+    for child in ast.iter_child_nodes(root):
+        below = _path_to(child, node)
+        if below:
+            return [root, *below]
+    return []
 
 
 def _quantity(statement: ast.stmt, scope: Scope) -> str:

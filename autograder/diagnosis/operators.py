@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
@@ -21,7 +22,7 @@ FUNCTION_WORDS = {
     "minimum": "the minimum", "argmax": "the index of the maximum",
     "argmin": "the index of the minimum", "tril": "the lower triangle",
     "triu": "the upper triangle", "exp": "the exponential", "log": "the logarithm",
-    "sqrt": "the square root √", "abs": "the absolute value", "cumsum": "a running sum",
+    "sqrt": "the square root", "abs": "the absolute value", "cumsum": "a running sum",
     "prod": "a product", "std": "the standard deviation", "var": "the variance",
     "hstack": "side by side", "vstack": "stacked rows", "outer": "the outer product",
     "asarray": "the conversion to an array", "array": "the conversion to an array",
@@ -44,6 +45,9 @@ UNWRAPPED = ("sqrt", "abs", "asarray", "array", "copy", "swapaxes", "transpose",
              "trigsimp", "expand", "float", "int", "exp")  # fmt: skip
 """Calls a student may leave out, the first argument (or the object) standing for the result."""
 
+CONVERSIONS = ("float", "int", "asarray", "array")
+"""Calls that leave a quantity what it is to a student (float(c) is c)."""
+
 SIGNED = ("sin", "cos", "tan", "exp", "sqrt", "sum", "mean")
 """Calls whose sign a student may flip."""
 
@@ -59,6 +63,8 @@ OPERATOR_SWAPS: dict[type[ast.operator], tuple[type[ast.operator], ...]] = {
     ast.Add: (ast.Sub,), ast.Sub: (ast.Add,), ast.Mult: (ast.Div,), ast.Div: (ast.Mult,),
     ast.FloorDiv: (ast.Div,), ast.Pow: (ast.Mult,), ast.MatMult: (ast.Mult,),
 }  # fmt: skip
+VERBS: dict[type[ast.operator], str] = {ast.Mult: "multiplied by", ast.Div: "divided by"}
+"""An operator said with its second operand (divided by √d_k), where that operand has words."""
 ORDERED = (ast.Sub, ast.Div, ast.Pow, ast.MatMult, ast.FloorDiv)
 """Operators whose operands a student may swap."""
 COMPARISON_SWAPS: dict[type[ast.cmpop], type[ast.cmpop]] = {
@@ -99,19 +105,47 @@ class Scope:
     not transform one of two inputs leaves out the function that does it)."""
 
     def say(self, node: ast.AST) -> str:
-        """A quantity as a student reads it: the assignment's word, else its name."""
+        """A quantity as a student reads it: the assignment's word (for a name, or for an
+        expression written as in the reference, `Q.shape[-1]`), else its name."""
         if isinstance(node, ast.Name):
             return self.words.get(node.id, node.id)
+        written = self.words.get(_source_of(node)) if isinstance(node, ast.expr) else None
+        if written:
+            return written
         if isinstance(node, ast.Call):
             name = called_name(node)
-            if name == "sqrt" and node.args and _is_width(node.args[0]):
-                return "the square root √d of the width"
+            if name == "sqrt" and node.args:
+                return self._square_root(node.args[0])
+            if name in CONVERSIONS and len(node.args) == 1:  # float(c) is c to a student
+                return self.say(node.args[0])
             return FUNCTION_WORDS.get(name, f"the {name}") if name else "a term"
         if isinstance(node, ast.Attribute) and node.attr == "T":
             return f"the transpose of {self.say(node.value)}"
-        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, str)):
             return repr(node.value)
         return "a term"
+
+    def _square_root(self, argument: ast.AST) -> str:
+        """√ of a quantity, with the symbol the lessons write (√d_k), when its words end in
+        one."""
+        inner = self.say(argument)
+        if inner == "a term" and _is_width(argument):
+            inner = "the width d"
+        symbol = inner.rsplit(" ", 1)[-1]
+        if inner != "a term" and symbol != inner and SYMBOL.fullmatch(symbol):
+            return f"the square root √{symbol}"
+        return "the square root" if inner == "a term" else f"the square root of {inner}"
+
+
+SYMBOL = re.compile(r"[A-Za-zα-ωΑ-Ω](_[A-Za-z0-9]+)?")
+"""A quantity's symbol as the lessons write it: d, C, d_k, θ_i."""
+
+
+def _source_of(node: ast.AST) -> str:
+    try:
+        return ast.unparse(node)
+    except Exception:  # a node the unparser does not know
+        return ""
 
 
 def _is_width(node: ast.AST) -> bool:
@@ -159,12 +193,12 @@ def bounds(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[Prop
     if not isinstance(node, ast.expr):
         return
     word = scope.say(node)
+    role = _role(node, parent).split(" is ", 1)[0]  # the range's stop, a slice's start
     for op, said in ((ast.Add(), "one more than"), (ast.Sub(), "one less than")):
-        yield Proposal(
-            ast.BinOp(copy.deepcopy(node), op, ast.Constant(1)),
-            f"a bound off by one: {said} {word}",
-            "off by one",
-        )
+        change = f"a bound off by one: {said} {word}"
+        if word == "a term":  # the bound's place says which it is
+            change = f"a bound off by one: {role} is {said.removesuffix(' than')}"
+        yield Proposal(ast.BinOp(copy.deepcopy(node), op, ast.Constant(1)), change, "off by one")
 
 
 def operators(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[Proposal]:
@@ -172,10 +206,15 @@ def operators(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[P
     if not isinstance(node, ast.BinOp) or type(node.op) not in OPERATOR_WORDS:
         return
     was = OPERATOR_WORDS[type(node.op)]
+    right = scope.say(node.right)
     for new_op in OPERATOR_SWAPS.get(type(node.op), ()):
+        change = f"{OPERATOR_WORDS[new_op]} where {was} belongs"
+        verbs = (VERBS.get(type(node.op)), VERBS.get(new_op))
+        if right != "a term" and verbs[0] and verbs[1]:  # the operand says which step it is
+            change = f"{verbs[1]} {right} where {verbs[0]} it belongs"
         yield Proposal(
             ast.BinOp(copy.deepcopy(node.left), new_op(), copy.deepcopy(node.right)),
-            f"{OPERATOR_WORDS[new_op]} where {was} belongs",
+            change,
             "operator",
         )
     if isinstance(node.op, ORDERED):
@@ -274,9 +313,8 @@ def calls(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[Propo
     if name in UNWRAPPED or name in scope.functions:
         inner = _first_operand(node)
         if inner is not None:
-            yield Proposal(
-                copy.deepcopy(inner), f"without {FUNCTION_WORDS.get(name, name)}", "call removed"
-            )
+            said = scope.say(node) if name == "sqrt" else FUNCTION_WORDS.get(name, name)
+            yield Proposal(copy.deepcopy(inner), f"without {said}", "call removed")
     if name in COMPLEX_RESULTS:
         yield Proposal(
             ast.Attribute(copy.deepcopy(node), "real", ast.Load()),
@@ -371,12 +409,12 @@ def comparisons(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator
     if swapped is not None:
         new = copy.deepcopy(node)
         new.ops = [swapped()]
-        yield Proposal(
-            new,
-            f"a comparison {COMPARISON_WORDS[swapped]} where {COMPARISON_WORDS[type(node.ops[0])]} "
-            "belongs",
-            "comparison",
-        )
+        now, was = COMPARISON_WORDS[swapped], COMPARISON_WORDS[type(node.ops[0])]
+        left, right = scope.say(node.left), scope.say(node.comparators[0])
+        change = f"a comparison {now} where {was} belongs"
+        if "a term" not in (left, right):  # what is compared says which test it is
+            change = f"{left} {now} {right} where {was} belongs"
+        yield Proposal(new, change, "comparison")
 
 
 def statements(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[Proposal]:

@@ -413,7 +413,35 @@ def _shape(
     return None
 
 
-def _non_finite(actual: np.ndarray, expected: np.ndarray, named: dict[str, Any]) -> str | None:
+def non_finite_symptom(
+    calls: Sequence[Call], reference: types.ModuleType, *, hidden: bool = False
+) -> list[str]:
+    """What a model's cause leaves unsaid that the student sees: nan or inf where the expected
+    values are finite, as measured on the first such call (without advice: the cause is the
+    model's to say). A hidden test's sentence holds no value of its inputs."""
+    for call in calls:
+        function = getattr(reference, call.name, None)
+        if not isinstance(function, types.FunctionType) or not isinstance(call.result, np.ndarray):
+            continue
+        if call.result.dtype.kind not in "fc" or _too_large((call.args, call.kwargs, call.result)):
+            continue
+        expected = answer_to(function, call)
+        value = expected.value
+        if expected.raised is not None or not isinstance(value, np.ndarray):
+            continue
+        if value.shape != call.result.shape or value.dtype.kind not in "fiu":
+            continue
+        named = _named_arguments(function, call)  # a hidden test's values are cut later
+        with np.errstate(all="ignore"):
+            said = _non_finite(call.result.astype(np.float64), value, named, advice=False)
+        if said:
+            return [f"{call.name}: your result holds {said}"]
+    return []
+
+
+def _non_finite(
+    actual: np.ndarray, expected: np.ndarray, named: dict[str, Any], advice: bool = True
+) -> str | None:
     broken = ~np.isfinite(actual) & np.isfinite(expected)
     if not broken.any():
         return None
@@ -431,14 +459,15 @@ def _non_finite(actual: np.ndarray, expected: np.ndarray, named: dict[str, Any])
         if empty.any() and np.array_equal(rows & empty, rows):
             return (
                 f"{kind} in exactly the rows where {name} is False throughout (fully masked): "
-                "0/0 is nan; such a row needs its own handling"
+                "0/0 is nan" + ("; such a row needs its own handling" if advice else "")
             )
     if largest > 80:
         return (
             f"{kind} where the expected values are finite, on inputs as large as "
-            f"{largest:.3g}: exp overflows past about 709 (88 in float32): subtract the "
-            "maximum before exp, np.max(…, axis=axis, keepdims=True)"
-        )
+            f"{largest:.3g}: exp overflows past about 709 (88 in float32)"
+            + (": subtract the maximum before exp, np.max(…, axis=axis, keepdims=True)"
+               if advice else "")
+        )  # fmt: skip
     return f"{kind} where the expected values are finite ({int(broken.sum())} entries)"
 
 

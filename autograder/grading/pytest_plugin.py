@@ -15,7 +15,7 @@ import json
 import re
 import sys
 import time
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -48,7 +48,12 @@ from autograder.grading.disclosure import (
     without_values,
 )
 from autograder.grading.feedback import SubmissionImportError, describe_import_failure, explain
-from autograder.grading.generic import deepest_cause, observe_generic, wrong_functions
+from autograder.grading.generic import (
+    deepest_cause,
+    non_finite_symptom,
+    observe_generic,
+    wrong_functions,
+)
 from autograder.grading.input_watch import MARKER, InputWatch, WatchedModule
 from autograder.protocol.results import TestOutcome
 from autograder.student import verdict_cache
@@ -420,6 +425,8 @@ class GradingContext:
         """The functions each diagnosed test called, first call first."""
         self.generic: dict[str, list[str]] = {}
         """What the engine's own models (generic.py) say of each diagnosed test's calls."""
+        self.symptoms: dict[str, list[str]] = {}
+        """What each diagnosed test's results show that a cause leaves unsaid (nan or inf)."""
         self.unwritten: set[str] = set()
         """Diagnosed tests that called a function not written yet: nothing to blame."""
         self._variants: dict[str, dict[str, Any]] = {}
@@ -463,6 +470,7 @@ class GradingContext:
         self.diagnosed.clear()
         self.called_by_test.clear()
         self.generic.clear()
+        self.symptoms.clear()
         self.unwritten.clear()
         self._mutant_causes.clear()
         self._failed_calls.clear()
@@ -520,12 +528,13 @@ class GradingContext:
         self.generic[nodeid] = observe_generic(
             self.calls, self.reference, hidden=hidden, **self.tolerance
         )
+        self.symptoms[nodeid] = non_finite_symptom(self.calls, self.reference, hidden=hidden)
         if any(call.raised == "NotImplementedError" for call in self.calls):
             self.unwritten.add(nodeid)
-        if not found and not observed:  # what no catalogue foresaw: the engine's own models
-            observed = self.generic[nodeid]
         self.diagnosed[nodeid] = (found, observed, self._disclosure)
         self.called_by_test[nodeid] = list(dict.fromkeys(c.name for c in self.calls))
+        if not found and not observed:  # what no catalogue foresaw: the engine's own models
+            observed = self.generic[nodeid]
         return _phrased(found, observed, self._disclosure)
 
     def final_hints(self) -> dict[str, str | None]:
@@ -553,16 +562,33 @@ class GradingContext:
                     **self.tolerance,
                 )
             }
+            measured = self._measured_by_function(level)
             for nodeid, (found, observed, _) in diagnosed.items():
                 named = _deepest([m for m in found if m.name not in ruled_out], self.reference)
-                if not named:  # what no catalogue entry explains: a mutant that reproduces it
-                    mutants = self._mutants_of_test(nodeid, known, level)
-                    if mutants:
-                        named, observed = mutants, []
+                if not named:  # what no catalogue entry explains: a mutant that reproduces it,
+                    named = self._mutants_of_test(nodeid, known, level)  # beside the signatures
+                    if not observed:  # the function's own, measured on another test's calls
+                        observed = measured.get(self._first_called(nodeid) or "", [])
+                    if named and not observed:  # and what it leaves unsaid that the student sees
+                        observed = self.symptoms.get(nodeid, [])
                 if not named and not observed:  # the catalogue's guess is ruled out
                     observed = self.generic.get(nodeid, [])
                 hints[nodeid] = _phrased(named, observed, level)
         return self._blamed(hints)
+
+    def _first_called(self, nodeid: str) -> str | None:
+        return next(iter(self.called_by_test.get(nodeid, [])), None)
+
+    def _measured_by_function(self, level: int) -> dict[str, list[str]]:
+        """What the signatures measured of each function on the tests a reader of `level` may
+        know of (its own first, so that each of its tests says the same of one function)."""
+        measured: dict[str, list[str]] = {}
+        tests = sorted(self.diagnosed.items(), key=lambda item: item[1][2] != level)
+        for nodeid, (_, observed, made_at) in tests:
+            function = self._first_called(nodeid)
+            if observed and made_at <= level and function is not None:
+                measured.setdefault(function, observed)
+        return measured
 
     def _table_hints(self) -> dict[str, str | None]:
         """The release table's hints for the failed public tests (a notebook's test cells)."""
@@ -643,7 +669,9 @@ class GradingContext:
                     continue
                 caller, culprit = cause
                 if culprit not in own:
-                    own[culprit] = self._diagnosis_of(culprit, examined, level)
+                    own[culprit] = _own_hint(culprit, hints, self._own_tests(culprit, level))
+                    if own[culprit] is None:
+                        own[culprit] = self._diagnosis_of(culprit, examined, level)
                 text = (
                     f"{caller} calls {culprit}, which is wrong on its own tests: fix {culprit} "
                     "first, this test depends on it"
@@ -653,6 +681,16 @@ class GradingContext:
                 blamed[nodeid] = text if made_at != NEVER_SHOWN else without_arguments(text)
         return blamed
 
+    def _own_tests(self, name: str, level: int) -> list[str]:
+        """The diagnosed tests of `name` itself (it is the first function they call) that a
+        reader of `level` may know of: those of the same group first."""
+        own = [
+            nodeid
+            for nodeid, (_, _, made_at) in self.diagnosed.items()
+            if made_at <= level and self.called_by_test.get(nodeid, [None])[0] == name
+        ]
+        return sorted(own, key=lambda nodeid: self.diagnosed[nodeid][2] != level)
+
     def _diagnosis_of(self, name: str, known: Sequence[Call], level: int) -> str | None:
         """What the catalogue, the signatures and the engine's models say of `name`'s own calls,
         without the function's name (the blame says it)."""
@@ -661,10 +699,10 @@ class GradingContext:
         found = diagnose(
             calls, self.catalogue, self.reference, namespaces=self._variants, **self.tolerance
         )
-        if not found:
-            found = self._mutant_causes_of(name, known, level)
         observed = [] if found else observe(calls, self.signatures, self.reference,
                                             **self.tolerance)  # fmt: skip
+        if not found:
+            found = self._mutant_causes_of(name, known, level)
         if not found and not observed:
             hidden = level == NEVER_SHOWN
             observed = observe_generic(calls, self.reference, hidden=hidden, **self.tolerance)
@@ -675,6 +713,17 @@ class GradingContext:
 
 MAX_BLAME_CALLS = 2000
 """Calls of a submission read to tell which functions are wrong (the grader's time is bounded)."""
+
+
+def _own_hint(name: str, hints: Mapping[str, str | None], own_tests: Sequence[str]) -> str | None:
+    """What `name`'s own failing tests say of it, without its name (the blame says it): the
+    blame repeats the function's own diagnosis rather than work out another."""
+    for nodeid in own_tests:
+        hint = hints.get(nodeid)
+        if hint:
+            return hint.replace(f"measured on your output: {name}: ", "measured on your output: "
+                                ).removeprefix(f"{name}: ")  # fmt: skip
+    return None
 
 
 def _deepest(found: Sequence[Misconception], reference: ModuleType) -> list[Misconception]:

@@ -1,0 +1,114 @@
+"""A submission's hints once it has run: a mutant's cause beside what the signatures measured,
+one function said alike in each of its tests, a blame that repeats the culprit's own words,
+and the nan a cause leaves unsaid."""
+
+from __future__ import annotations
+
+import types
+
+import numpy as np
+
+from autograder.grading.diagnose import Signature
+from autograder.grading.mutant_match import MutantModels
+from autograder.grading.pytest_plugin import GradingContext
+from autograder.protocol.calls import Call
+
+REFERENCE = '''
+import numpy as np
+
+
+def double(x):
+    """Twice x."""
+    return 2.0 * x
+
+
+def shifted(x):
+    """double(x) + 1."""
+    return double(x) + 1.0
+
+
+def soft(x):
+    """The softmax of x, stable for large entries."""
+    e = np.exp(x - np.max(x))
+    return e / e.sum()
+'''
+
+TOLERANCE = {"rtol": 1e-7, "atol": 1e-9}
+
+
+def graded(name: str, tests: dict[str, list[Call]], measure: bool = False) -> dict[str, str | None]:
+    """The final hints of a submission whose tests made `tests`' calls, in order; `measure`:
+    with a signature of double that speaks on arrays of two entries or more only."""
+    module = types.ModuleType(f"instructor_final_hints_{name}")
+    exec(compile(REFERENCE, "<reference>", "exec"), module.__dict__)
+
+    def ratio(call: Call, expected: object) -> str | None:
+        got, want = np.asarray(call.result), np.asarray(expected)
+        if got.size < 2:
+            return None
+        return f"your results are {float(got[0] / want[0]):g} times the expected ones"
+
+    context = GradingContext(
+        student=None, reference=module, tolerance=TOLERANCE, seed=0,
+        signatures=[Signature("double", ratio)] if measure else [],
+        mutant_models=MutantModels(module, REFERENCE),
+    )  # fmt: skip
+    for nodeid, calls in tests.items():
+        context.calls.extend(calls)
+        context.hint(nodeid)
+        context._remember()
+    return context.final_hints()
+
+
+PAIR, ONE = np.array([1.0, 2.0]), np.array([5.0])
+TRIPLED = {
+    "test_pair": [Call("double", (PAIR,), {}, 3.0 * PAIR)],
+    "test_one": [Call("double", (ONE,), {}, 3.0 * ONE)],
+    "test_shifted": [Call("shifted", (PAIR,), {}, 3.0 * PAIR + 1.0)],
+}
+
+
+def test_a_mutant_is_named_beside_what_the_signatures_measured() -> None:
+    """The student's double triples: the mutant names the change, and the instructor's
+    signature (which speaks on two entries) says what it measured, on both of double's tests
+    alike: a student reads one account of one function."""
+    hints = graded("beside", TRIPLED, measure=True)
+    cause = "double: the result: 3 where 2 belongs"
+    measured = "measured on your output: double: your results are 1.5 times the expected ones"
+    assert hints["test_pair"] == f"{cause} — {measured}"
+    assert hints["test_one"] == f"{cause} — {measured}"
+
+
+def test_a_blame_repeats_the_culprits_own_hint() -> None:
+    """shifted fails because double is wrong: its hint sends the student to double, with the
+    very words double's own tests say."""
+    hints = graded("blame", TRIPLED, measure=True)
+    own = "the result: 3 where 2 belongs — measured on your output: "
+    assert (
+        hints["test_pair"] == f"double: {own}double: your results are 1.5 times the expected ones"
+    )
+    assert hints["test_shifted"] == (
+        "shifted calls double, which is wrong on its own tests: fix double first, this test "
+        f"depends on it (double: {own}your results are 1.5 times the expected ones)"
+    )
+
+
+def test_a_cause_is_followed_by_the_nan_the_student_sees() -> None:
+    """Without the maximum subtracted, large scores overflow: the mutants name the change, and
+    the nan it leaves is measured beside them, without advice of its own (the cause is the
+    mutants' to say)."""
+    large = np.array([1000.0, 999.0])
+    with np.errstate(all="ignore"):
+        naive = np.exp(large) / np.exp(large).sum()
+    small = np.array([0.5, 0.25])
+    hints = graded("overflow", {
+        "test_small": [Call("soft", (small,), {}, np.exp(small) / np.exp(small).sum())],
+        "test_large": [Call("soft", (large,), {}, naive)],
+    })  # fmt: skip
+    hint = hints["test_large"]
+    assert hint is not None and hint.startswith("soft: ")
+    assert "the maximum is not subtracted" in hint
+    assert hint.endswith(
+        "— measured on your output: soft: your result holds nan where the expected values are "
+        "finite, on inputs as large as 1e+03: exp overflows past about 709 (88 in float32)"
+    )
