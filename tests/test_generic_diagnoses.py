@@ -153,8 +153,27 @@ def test_a_model_meeting_odd_values_stays_silent(reference: types.ModuleType) ->
         Call("no_such_function", (), {}, 1),
     ]
     text = said(odd, reference)
-    assert "dtype object" in text  # the one it can name
+    assert "dtype object" in text  # a fact of that value, whatever the other calls gave
     assert len(text) < 2000
+
+
+def test_a_measure_that_fits_one_call_and_not_the_next_says_nothing(
+    reference: types.ModuleType,
+) -> None:
+    """A mask with its diagonal left out reads, on T = 1 alone, as every True turned False:
+    the sentence stands only when every wrong value of the function is said the same way."""
+    module = _module("def allowed(T):\n    return np.tril(np.ones((T, T), dtype=bool))\n")
+    strict = [Call("allowed", (T,), {}, np.tril(np.ones((T, T), dtype=bool), k=-1))
+              for T in (1, 4)]  # fmt: skip
+    assert observe_generic(strict[:1], module) == [
+        "allowed: every True of yours is a False of the expected and every False a True"
+    ]
+    assert observe_generic(strict, module) == []
+    assert observe_generic(strict[:1], module, evidence=strict) == []
+    inverted = [Call("allowed", (T,), {}, ~np.tril(np.ones((T, T), dtype=bool))) for T in (1, 4)]
+    assert observe_generic(inverted, module) == [
+        "allowed: every True of yours is a False of the expected and every False a True"
+    ]
 
 
 def _module(source: str) -> types.ModuleType:
@@ -204,3 +223,16 @@ def test_models_that_would_fit_anything_stay_silent() -> None:
     assert said([Call("mean", (x,), {}, np.array([-3.5]))], module) == ""
     S = np.array([[0.0, 1.0, 2.0], [1.0, 3.0, 0.5], [2.0, 0.0, 1.0]])
     assert "keepdims" not in said([Call("rows", (S,), {}, np.exp(S))], module)
+
+
+def test_what_a_value_is_stands_whatever_the_other_calls_gave() -> None:
+    """A float16 result is float16 on every call, however far its numbers drift elsewhere:
+    the precision is said even where another call's values fit no measure."""
+    module = _module("def twice(x):\n    return 2.0 * np.asarray(x, dtype=np.float64)\n")
+    small, large = np.array([0.1, 0.2, 0.3]), np.array([1000.1, 2000.2, 3000.3])
+    half = [
+        Call("twice", (small,), {}, (2.0 * small).astype(np.float16)),
+        Call("twice", (large,), {}, (2.5 * large).astype(np.float16)),
+    ]
+    (sentence,) = observe_generic(half, module)
+    assert sentence.startswith("twice: computed in float16, whose precision")

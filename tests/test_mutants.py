@@ -323,6 +323,9 @@ def test_a_change_is_said_with_the_quantities_it_touches() -> None:
     assert bound.said == "the keys s ≤ t: a bound off by one: the range's stop is one less"
     divided_by_c = one(found, "scale", "operator", "x * float(c)", "x / float(c)")
     assert divided_by_c.said == "the result: divided by c where multiplied by it belongs"
+    twice = one(found, "scale", "repeated", "x * float(c)", "x * float(c) * float(c)")
+    assert twice.said == "the result: multiplied by c twice"
+    assert twice.implementation(np.ones(2), 3.0).tolist() == [9.0, 9.0]
     unnamed = made(PHRASED)  # no words: a width's root is still √d, names stay names
     assert one(unnamed, "width", "call removed", "np.sqrt(X.shape[-1])", "X.shape[-1]").said == (
         "the result: without the square root √d"

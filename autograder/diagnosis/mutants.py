@@ -34,9 +34,9 @@ RANKS = {
     name: rank
     for rank, name in enumerate((
         "constant", "function swapped", "sign", "variable", "operator", "operands swapped",
-        "off by one", "scaled", "pair swapped", "swapped throughout", "axis", "transpose",
-        "keyword removed", "real part", "dtype", "call removed", "comparison", "raise removed",
-        "operand removed", "statement removed",
+        "off by one", "scaled", "repeated", "pair swapped", "swapped throughout", "axis",
+        "transpose", "keyword removed", "real part", "dtype", "call removed", "comparison",
+        "raise removed", "operand removed", "statement removed",
     ))
 }  # fmt: skip
 """Operators from the simplest change a student makes to the largest."""

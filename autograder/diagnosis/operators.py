@@ -256,6 +256,22 @@ def scaled(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[Prop
         )
 
 
+def repeated(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[Proposal]:
+    """A factor or a divisor applied twice (x·c·c, a scaling by √d_k done in two places)."""
+    if not isinstance(node, ast.BinOp) or type(node.op) not in VERBS:
+        return
+    if _number(node.right) is not None:
+        return  # a number applied twice is a number changed: the constants say it
+    said = scope.say(node.right)
+    if said == "a term":
+        return
+    yield Proposal(
+        ast.BinOp(copy.deepcopy(node), type(node.op)(), copy.deepcopy(node.right)),
+        f"{VERBS[type(node.op)]} {said} twice",
+        "repeated",
+    )
+
+
 def swapped_pair(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[Proposal]:
     """Two values of a pair given the other way round (cos, sin = sin(a), cos(a))."""
     if not isinstance(node, ast.Tuple) or not isinstance(node.ctx, ast.Load) or len(node.elts) != 2:
@@ -437,8 +453,8 @@ def statements(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[
 
 
 OPERATORS: tuple[Operator, ...] = (
-    constants, bounds, operators, scaled, signs, calls, keywords, transposes, variables,
-    comparisons, statements, swapped_pair,
+    constants, bounds, operators, scaled, repeated, signs, calls, keywords, transposes,
+    variables, comparisons, statements, swapped_pair,
 )  # fmt: skip
 THROUGHOUT = ("constant", "function swapped", "dtype", "axis", "keyword removed", "sign")
 """Operators whose change a student makes at every place alike (every axis=-1, every

@@ -43,11 +43,15 @@ def observe_generic(
     rtol: float = DEFAULT_RTOL,
     atol: float = DEFAULT_ATOL,
     hidden: bool = False,
+    evidence: Sequence[Call] | None = None,
 ) -> list[str]:
     """One sentence per function whose call the reference contradicts and a model explains:
-    the first such call's. `hidden`: the calls are a hidden test's, whose reader may learn
-    nothing of its inputs: no sentence then describes an argument or quotes the reference's
-    message (which may hold one)."""
+    the first such call's. A sentence about the values returned stands only when the same
+    model, said the same way but for its numbers, explains every other wrong value of that
+    function in `evidence` (by default `calls`): a measure that fits one call and not the next
+    is a partial model, and says nothing. `hidden`: the calls are a hidden test's, whose reader
+    may learn nothing of its inputs: no sentence then describes an argument or quotes the
+    reference's message (which may hold one)."""
     found: dict[str, str] = {}
     for call in calls:
         if call.name in found:
@@ -55,15 +59,87 @@ def observe_generic(
         function = getattr(reference, call.name, None)
         if not isinstance(function, types.FunctionType):
             continue
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
-            warnings.simplefilter("ignore")
-            try:
-                text = _diagnose_call(call, function, rtol, atol, hidden)
-            except Exception:  # a model meeting a value it did not foresee says nothing
-                text = None
+        text = _said(call, function, rtol, atol, hidden)
+        if (
+            text
+            and _of_values(call, function)
+            and not _type_fact(call, function, text)
+            and not _holds_throughout(
+                text, call, function, calls if evidence is None else evidence, rtol, atol, hidden
+            )
+        ):
+            text = None
         if text:
             found[call.name] = f"{call.name}: {text}"
     return list(found.values())
+
+
+MAX_EVIDENCE = 50
+"""Wrong calls of one function a measure is checked against (the grader's time is bounded)."""
+
+
+def _said(
+    call: Call, function: types.FunctionType, rtol: float, atol: float, hidden: bool
+) -> str | None:
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        try:
+            return _diagnose_call(call, function, rtol, atol, hidden)
+        except Exception:  # a model meeting a value it did not foresee says nothing
+            return None
+
+
+def _of_values(call: Call, function: types.FunctionType) -> bool:
+    """A call where both the student and the reference returned a value: what a measure of
+    values speaks of (an exception on either side is the contract's, a fact of that call)."""
+    return call.raised is None and answer_to(function, call).raised is None
+
+
+def _holds_throughout(
+    text: str,
+    first: Call,
+    function: types.FunctionType,
+    evidence: Sequence[Call],
+    rtol: float,
+    atol: float,
+    hidden: bool,
+) -> bool:
+    """Whether every other wrong value `function`'s student gave in `evidence` is said as
+    `text` is, but for its numbers."""
+    form = _form(text)
+    read = 0
+    for call in evidence:
+        if call is first or call.name != first.name or not _of_values(call, function):
+            continue
+        if same(call.result, answer_to(function, call).value, rtol, atol):
+            continue  # a right value: nothing to explain
+        read += 1
+        if read > MAX_EVIDENCE:
+            break
+        said = _said(call, function, rtol, atol, hidden)
+        if said is None or _form(said) != form:
+            return False
+    return True
+
+
+def _form(text: str) -> str:
+    """A sentence's model, whatever call it was measured on: its numbers left out, and what it
+    adds after its first clause (which argument a number equals, an example)."""
+    plain = re.sub(r"-?\d+(\.\d+)?(e[+-]?\d+)?", "#", text)
+    return re.split(r" = | \(|: ", plain, maxsplit=1)[0]
+
+
+def _type_fact(call: Call, function: types.FunctionType, text: str) -> bool:
+    """Whether `text` says what the returned array is (Python objects, not booleans, a coarser
+    precision): a fact read off the value itself, true whatever the other calls gave."""
+    expected = answer_to(function, call).value
+    if not isinstance(call.result, np.ndarray) or not isinstance(expected, np.ndarray):
+        return False
+    return text in {
+        _object_array(call.result),
+        _not_boolean(call.result, expected),
+        _coarser(call.result),
+    }
 
 
 def wrong_functions(
@@ -345,13 +421,9 @@ def _layout(
         return None
     if actual.size > MAX_ENTRIES or expected.size > MAX_ENTRIES:
         return None
-    if actual.dtype == object:
-        return "returned an array of Python objects (dtype object): return numbers (float64)"
-    if expected.dtype == np.bool_ and actual.dtype != np.bool_ and actual.shape == expected.shape:
-        return (
-            f"returned dtype {actual.dtype} where a boolean array is expected "
-            "(True where allowed, False where masked)"
-        )
+    fact = _object_array(actual) or _not_boolean(actual, expected)
+    if fact:
+        return fact
     close = _closeness(rtol, atol)
     if actual.shape != expected.shape:
         return _shape(actual, expected, named, close)
@@ -372,6 +444,33 @@ def _layout(
         or _normaliser(left, right, close)
         or _one_slice_kept(left, right, named, close)
         or _zero_slice(left, right, close)
+    )
+
+
+def _object_array(actual: np.ndarray) -> str | None:
+    if actual.dtype == object:
+        return "returned an array of Python objects (dtype object): return numbers (float64)"
+    return None
+
+
+def _not_boolean(actual: np.ndarray, expected: np.ndarray) -> str | None:
+    if expected.dtype == np.bool_ and actual.dtype != np.bool_ and actual.shape == expected.shape:
+        return (
+            f"returned dtype {actual.dtype} where a boolean array is expected "
+            "(True where allowed, False where masked)"
+        )
+    return None
+
+
+def _coarser(actual: np.ndarray) -> str | None:
+    """A float16 or float32 result: its precision is a fact of the value, whatever else is
+    wrong with it (the tolerance is float64's)."""
+    if actual.dtype not in (np.float16, np.float32):
+        return None
+    spacing = float(np.finfo(actual.dtype).eps)
+    return (
+        f"computed in {actual.dtype}, whose precision ({spacing:.1e}) is coarser than the "
+        "tolerance: compute in float64"
     )
 
 
@@ -472,17 +571,15 @@ def _non_finite(
 
 
 def _precision(actual: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -> str | None:
-    if actual.dtype not in (np.float16, np.float32):
+    said = _coarser(actual)
+    if said is None:
         return None
     spacing = float(np.finfo(actual.dtype).eps)
     scale = float(np.max(np.abs(expected))) if expected.size else 0.0
     if np.allclose(
         actual, expected, rtol=max(rtol, 8 * spacing), atol=max(atol, 8 * spacing * scale)
     ):
-        return (
-            f"computed in {actual.dtype}, whose precision ({spacing:.1e}) is coarser than the "
-            "tolerance: compute in float64"
-        )
+        return said
     return None
 
 

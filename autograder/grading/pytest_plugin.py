@@ -425,6 +425,10 @@ class GradingContext:
         """The functions each diagnosed test called, first call first."""
         self.generic: dict[str, list[str]] = {}
         """What the engine's own models (generic.py) say of each diagnosed test's calls."""
+        self._test_calls: dict[str, list[Call]] = {}
+        """Each diagnosed test's own calls, as far as the history keeps them."""
+        self._diagnosing: str | None = None
+        """The failed test whose calls are being made, until they join the history."""
         self.symptoms: dict[str, list[str]] = {}
         """What each diagnosed test's results show that a cause leaves unsaid (nan or inf)."""
         self.unwritten: set[str] = set()
@@ -471,6 +475,8 @@ class GradingContext:
         self.called_by_test.clear()
         self.generic.clear()
         self.symptoms.clear()
+        self._test_calls.clear()
+        self._diagnosing = None
         self.unwritten.clear()
         self._mutant_causes.clear()
         self._failed_calls.clear()
@@ -505,11 +511,16 @@ class GradingContext:
     def _remember(self) -> None:
         """Move the last test's calls to the submission's history (up to HISTORY_BYTES of
         arrays: beyond it, later calls are not kept as evidence), and start a new test."""
+        kept = []
         for call in self.calls:
             size = _size(call)
             if self._history_bytes + size <= HISTORY_BYTES:
                 self.history.append((self._disclosure, call))
                 self._history_bytes += size
+                kept.append(call)
+        if self._diagnosing is not None:  # a failed test's own calls, as far as they are kept
+            self._test_calls[self._diagnosing] = kept
+            self._diagnosing = None
         self.calls.clear()
 
     def hint(self, nodeid: str) -> str | None:
@@ -526,11 +537,12 @@ class GradingContext:
         observed = observe(self.calls, self.signatures, self.reference, **self.tolerance)
         hidden = self._disclosure == NEVER_SHOWN
         self.generic[nodeid] = observe_generic(
-            self.calls, self.reference, hidden=hidden, **self.tolerance
+            self.calls, self.reference, hidden=hidden, evidence=None, **self.tolerance
         )
         self.symptoms[nodeid] = non_finite_symptom(self.calls, self.reference, hidden=hidden)
         if any(call.raised == "NotImplementedError" for call in self.calls):
             self.unwritten.add(nodeid)
+        self._diagnosing = nodeid
         self.diagnosed[nodeid] = (found, observed, self._disclosure)
         self.called_by_test[nodeid] = list(dict.fromkeys(c.name for c in self.calls))
         if not found and not observed:  # what no catalogue foresaw: the engine's own models
@@ -571,8 +583,11 @@ class GradingContext:
                         observed = measured.get(self._first_called(nodeid) or "", [])
                     if named and not observed:  # and what it leaves unsaid that the student sees
                         observed = self.symptoms.get(nodeid, [])
-                if not named and not observed:  # the catalogue's guess is ruled out
-                    observed = self.generic.get(nodeid, [])
+                if not named and not observed:  # the engine's measures, on all it knows
+                    observed = observe_generic(
+                        self._test_calls.get(nodeid, []), self.reference,
+                        hidden=level == NEVER_SHOWN, evidence=known, **self.tolerance,
+                    )  # fmt: skip
                 hints[nodeid] = _phrased(named, observed, level)
         return self._blamed(hints)
 
@@ -705,7 +720,8 @@ class GradingContext:
             found = self._mutant_causes_of(name, known, level)
         if not found and not observed:
             hidden = level == NEVER_SHOWN
-            observed = observe_generic(calls, self.reference, hidden=hidden, **self.tolerance)
+            observed = observe_generic(calls, self.reference, hidden=hidden, evidence=known,
+                                       **self.tolerance)  # fmt: skip
         observed = [text.removeprefix(f"{name}: ") for text in observed]
         hint = _phrased(found, observed, level)
         return None if hint is None else hint.removeprefix(f"{name}: ")
