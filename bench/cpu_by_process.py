@@ -40,7 +40,7 @@ from grade_class import ASSIGNMENT, BIN, ROOT, TEMPLATE, closed_form_class, kind
 
 from autograder.course.course import Course
 from autograder.course.solutions import solution_source
-from autograder.grading.mutant_match import MutantModels
+from autograder.diagnosis.mutant_match import MutantModels
 
 ROLES = ("grader", "runner", "test child", "sandbox", "worker")
 HIERARCHIES = (Path("/sys/fs/cgroup/unified"), Path("/sys/fs/cgroup"))

@@ -11,7 +11,7 @@ import sympy as sp
 from autograder.authoring.validate import validate
 from autograder.course.assignment import Assignment
 from autograder.course.course import Course
-from autograder.grading.diagnose import Call, Misconception, describe, diagnose
+from autograder.diagnosis.diagnose import Call, Misconception, describe, diagnose
 
 
 @pytest.fixture(scope="module")
@@ -147,7 +147,7 @@ def test_a_replay_must_explain_every_call_where_it_shows(
 def test_another_tests_call_rules_a_degenerate_match_out(
     catalogue: tuple[Misconception, ...], reference: ModuleType
 ) -> None:
-    from autograder.grading.diagnose import contradicted, variant_namespace
+    from autograder.diagnosis.diagnose import contradicted, variant_namespace
 
     (by_sum,) = [m for m in catalogue if m.name == "normalise_by_sum"]
     namespace = variant_namespace(by_sum, reference)
@@ -161,7 +161,7 @@ def test_another_tests_call_rules_a_degenerate_match_out(
 def test_signatures_measure_what_no_catalogue_lists(
     assignment: Assignment, reference: ModuleType
 ) -> None:
-    from autograder.grading.diagnose import observe
+    from autograder.diagnosis.diagnose import observe
 
     signatures = assignment.load_signatures()
     v = np.array([3.0, 4.0])
@@ -177,7 +177,7 @@ def test_signatures_measure_what_no_catalogue_lists(
 
 
 def test_a_signature_that_raises_says_nothing(reference: ModuleType) -> None:
-    from autograder.grading.diagnose import Signature, observe
+    from autograder.diagnosis.diagnose import Signature, observe
 
     def broken(call: Call, expected: object) -> str:
         raise ZeroDivisionError
@@ -192,10 +192,10 @@ def test_the_submissions_evidence_is_bounded(
 ) -> None:
     """A submission returning large arrays call after call cannot make the grader keep them
     all: beyond HISTORY_BYTES, later calls are not kept as evidence."""
-    from autograder.grading import pytest_plugin
+    from autograder.diagnosis import judgement
     from autograder.grading.pytest_plugin import GradingContext
 
-    monkeypatch.setattr(pytest_plugin, "HISTORY_BYTES", 3 * (8_000_000 + 8 + 256))
+    monkeypatch.setattr(judgement, "HISTORY_BYTES", 3 * (8_000_000 + 8 + 256))
     context = GradingContext(student=None, reference=reference, tolerance={}, seed=0)
     big = np.zeros(1_000_000)
     for _ in range(10):
@@ -257,7 +257,7 @@ def test_a_primed_runner_diagnoses_without_replaying(
     """The runner primes the answers to its rehearsal's calls (the tests' own inputs): a
     child's diagnosis of a wrong result on those inputs names the same mistake, replaying no
     trusted code; on other inputs it replays as before."""
-    from autograder.grading import replays
+    from autograder.diagnosis import replays
     from autograder.grading.pytest_plugin import GradingContext
 
     def hint_for(context: GradingContext, calls: list[Call]) -> str | None:

@@ -8,7 +8,7 @@ import pytest
 
 from autograder.authoring.validate import validate
 from autograder.course.course import Course
-from autograder.grading.disclosure import (
+from autograder.diagnosis.disclosure import (
     NEVER_SHOWN,
     SHOWN_AT_ONCE,
     SHOWN_LATER,

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from autograder.grading.diagnose import Call
-from autograder.grading.generic import deepest_cause, observe_generic, wrong_functions
+from autograder.diagnosis.diagnose import Call
+from autograder.diagnosis.generic import deepest_cause, observe_generic, wrong_functions
 
 
 def said(calls: list[Call], reference: types.ModuleType) -> str:

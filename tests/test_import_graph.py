@@ -131,3 +131,23 @@ def test_the_bottom_layer_imports_nothing_above_it() -> None:
     for unit in BOTTOM:
         above = {target: files for target, files in graph[unit].items() if target not in BOTTOM}
         assert above == {}, f"{unit} imports the kit above the bottom layer: {above}"
+
+
+def test_the_judgement_knows_no_pytest() -> None:
+    """The hint engine (diagnosis/) is plain code over recorded calls: the pytest plugin records
+    and asks, so the same judgement serves grade, check and a notebook without pytest."""
+    importing = [
+        str(path.relative_to(PACKAGE.parent))
+        for path in sorted((PACKAGE / "diagnosis").rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        and any(
+            name.split(".")[0] in ("pytest", "_pytest")
+            for name in (
+                [alias.name for alias in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+            )
+        )
+    ]
+    assert importing == []

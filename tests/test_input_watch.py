@@ -9,7 +9,7 @@ import numpy as np
 
 from autograder.authoring.solutions import solution_source
 from autograder.course.assignment import Assignment
-from autograder.grading.diagnose import Call
+from autograder.diagnosis.diagnose import Call
 from autograder.grading.input_watch import argument_names, call_text
 from autograder.grading.runners import grade_submission
 from autograder.student.local_check import CheckTarget, run_check

@@ -8,9 +8,9 @@ import types
 import numpy as np
 
 from autograder.course.catalogue import Misconception
+from autograder.diagnosis.diagnose import describe, diagnose
+from autograder.diagnosis.mutant_match import MAX_NAMED, MutantModels
 from autograder.diagnosis.mutants import MUTANT_PREFIX
-from autograder.grading.diagnose import describe, diagnose
-from autograder.grading.mutant_match import MAX_NAMED, MutantModels
 from autograder.protocol.calls import Call
 
 RTOL, ATOL = 1e-7, 1e-9

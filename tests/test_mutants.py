@@ -331,3 +331,43 @@ def test_a_change_is_said_with_the_quantities_it_touches() -> None:
         "the result: without the square root √d"
     )
     assert "Q.shape" not in " ".join(m.said for m in found)
+
+
+BRANCHED = """
+import numpy as np
+
+
+def f(x):
+    return 2.0 * x
+
+
+def attend(X, W_q, W_v, layout: str = "a"):
+    Q = f(X @ W_q)
+    V = X @ W_v
+    if layout == "a":
+        S = Q @ V.T
+    else:
+        S = 2.0 * Q @ V.T
+    e = np.exp(S - S.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+"""
+
+
+def test_whole_function_changes_a_student_makes_at_once() -> None:
+    """Three mistakes that change more than one node: a branch's test that never holds (every
+    layout read as the other), every reduction over another axis (a softmax over the queries),
+    and a step applied to one quantity more, as to its twin (the values rotated like Q)."""
+    words = {"Q": "the queries Q", "V": "the values V", "layout": "the layout"}
+    found = made(BRANCHED, words)
+    X, W = np.eye(3)[:2], np.arange(9.0).reshape(3, 3) / 10
+    never = one(found, "attend", "condition", "layout == 'a'", "False")
+    assert never.said == "the layout = 'a' never holds: the other branch is always taken"
+    assert np.allclose(never.implementation(X, W, W, "a"), never.implementation(X, W, W, "b"))
+    over = one(found, "attend", "axis throughout", "axis=-1 everywhere", "axis=-2 everywhere")
+    assert over.said == "every reduction over axis -2 where axis -1 belongs"
+    assert np.allclose(over.implementation(X, W, W).sum(axis=-2), 1.0)
+    wrapped = one(found, "attend", "call added", "V = X @ W_v", "V = f(X @ W_v)")
+    assert wrapped.said == "the values V: passed through f too, as for the queries Q"
+    reference = {"np": np}
+    exec(compile(BRANCHED, "<reference>", "exec"), reference)
+    assert np.allclose(wrapped.implementation(X, W, W), reference["attend"](X, W, 2.0 * W))

@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from autograder.grading import replays
-from autograder.grading.diagnose import Call
+from autograder.diagnosis import replays
+from autograder.diagnosis.diagnose import Call
 
 
 @pytest.fixture(autouse=True)

@@ -365,7 +365,8 @@ def sinusoidal_encoding(T, C, base=10000.0):
     angles = np.arange(T)[:, None] / np.power(base, np.arange(C) / C)
     return np.where(np.arange(C) % 2 == 0, np.sin(angles), np.cos(angles))
 """,
-        ("different frequencies",),
+        # the symptom, or the change itself (a reviewer judged the change names it)
+        ("different frequencies|a quotient where an integer division belongs",),
         kind="mistake",
     ),
     Variant(
@@ -429,7 +430,8 @@ def sinusoidal_encoding(T, C, base=10000.0):
     angles = np.arange(T)[:, None] / np.power(base, (2 * pair) // C)
     return np.where(np.arange(C) % 2 == 0, np.sin(angles), np.cos(angles))
 """,
-        ("frequency 1",),
+        # the symptom, or the change itself (a reviewer judged the change names it)
+        ("frequency 1|base^(2i/C): 0 where 2 belongs",),
         kind="mistake",
     ),
     Variant(
@@ -526,7 +528,8 @@ def self_attention(X, W_q=None, W_k=None, W_v=None):
     V = X if W_v is None else X @ W_v
     return softmax(Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1])) @ V
 """,
-        ("symmetric",),
+        # the symptom, or the change itself (a reviewer judged the change names it)
+        ("symmetric|W_q where the key projection W_k belongs",),
         kind="mistake",
     ),
     Variant(
@@ -538,7 +541,8 @@ def rotation_matrix(k, freq):
     theta = k * freq
     return np.array([[np.sin(theta), np.cos(theta)], [-np.cos(theta), np.sin(theta)]])
 """,
-        ("π/2",),
+        # the symptom, or the change itself (a reviewer judged the change names it)
+        ("π/2|the cosine and the sine are swapped",),
         kind="mistake",
     ),
     Variant(
@@ -550,7 +554,8 @@ def rotation_matrix(k, freq):
     theta = k * freq
     return np.array([[np.cos(theta), np.sin(theta)], [np.sin(theta), np.cos(theta)]])
 """,
-        ("not a rotation",),
+        # the symptom, or the change itself (a reviewer judged the change names it)
+        ("not a rotation|the sign of the sine is flipped",),
         kind="mistake",
     ),
     Variant(
@@ -566,7 +571,8 @@ def shift_matrix(k, C, base=10000.0):
         matrix[2 * i : 2 * i + 2, 2 * i : 2 * i + 2] = rotation_matrix(k, 1.0)
     return matrix
 """,
-        ("same angle",),
+        # the symptom, or the change itself (a reviewer judged the change names it)
+        ("same angle|the frequency ω: not divided by a term",),
         kind="mistake",
     ),
     Variant(

@@ -471,7 +471,8 @@ MISTAKES = (
         axis=-1,
     )
 """),
-        ("halves",),
+        # the symptom, or the change itself (a reviewer judged the change names it)
+        ("halves|layout = 'interleaved' never holds",),
         kind="mistake",
     ),
     Variant(
@@ -512,7 +513,8 @@ MISTAKES = (
         axis=-1,
     )
 """),
-        ("halves",),
+        # the symptom, or the change itself (a reviewer judged the change names it)
+        ("halves|layout ≠ 'interleaved' where = belongs",),
         kind="mistake",
     ),
     Variant(
@@ -926,7 +928,8 @@ def rope_matrix(m, C, base=10000.0, layout="interleaved"):
     R[i, i], R[i, i + h], R[i + h, i], R[i + h, i + h] = c, -s, s, c
     return R
 """,
-        ("halves",),
+        # the symptom, or the change itself (a reviewer judged the change names it)
+        ("halves|the other branch is always taken",),
         kind="mistake",
     ),
     Variant(
@@ -1151,7 +1154,8 @@ def rope_attention(X, W_q, W_k, W_v, base=10000.0):
     P = np.exp(S - S.max(axis=1, keepdims=True))
     return P / P.sum(axis=1, keepdims=True) @ V
 """,
-        ("batch",),
+        # the symptom, or the change itself (a reviewer judged the change names it)
+        ("batch|axis 1 where axis -1 belongs",),
         kind="mistake",
     ),
     Variant(
@@ -1168,7 +1172,8 @@ def rope_attention(X, W_q, W_k, W_v, base=10000.0):
         P = np.exp(S)
         return P / P.sum(axis=-1, keepdims=True) @ V
 """,
-        ("overflow",),
+        # the symptom, or the change itself (a reviewer judged the change names it)
+        ("overflow|the maximum is not subtracted",),
         kind="mistake",
     ),
     Variant(

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from autograder.course.rubric import LatePolicy
-from autograder.grading.disclosure import without_arguments
+from autograder.diagnosis.disclosure import without_arguments
 from autograder.grading.results import SubmissionResult, TestResult
 
 SHOWN_AFTER_DUE = frozenset({"after_due_date", "after_published"})

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.course.assignment import CORPUS_FILE, Assignment
+from autograder.diagnosis.disclosure import without_values
 from autograder.errors import ConfigError
-from autograder.grading.disclosure import without_values
 from autograder.grading.results import SubmissionResult
 
 KEYWORD_OR = "|"

@@ -26,11 +26,11 @@ from autograder.course.catalogue import Misconception
 from autograder.course.course import Course
 from autograder.course.solutions import solution_source
 from autograder.diagnosis import hint_table
+from autograder.diagnosis.diagnose import uses, variant_namespace
 from autograder.diagnosis.fingerprints import arguments_key, projection, same_projection
 from autograder.diagnosis.hint_table import HintTable, KnownCall, Model
 from autograder.diagnosis.mutants import mutants
 from autograder.diagnosis.table_file import digest
-from autograder.grading.diagnose import uses, variant_namespace
 from autograder.grading.pytest_plugin import input_watch
 from autograder.protocol.calls import Call
 from autograder.student.local_check import NO_PLUGIN_AUTOLOAD, UNREAD_PLUGINS

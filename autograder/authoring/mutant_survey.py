@@ -34,9 +34,9 @@ import sympy as sp
 from autograder.authoring.model_deadline import ModelTooLong, deadline
 from autograder.course.course import Course
 from autograder.course.solutions import solution_source
+from autograder.diagnosis.diagnose import same, uses, variant_namespace
 from autograder.diagnosis.mutants import Mutant, mutants
 from autograder.grading import pytest_compat
-from autograder.grading.diagnose import same, uses, variant_namespace
 from autograder.grading.pytest_plugin import GradingContext, recorder
 from autograder.grading.serve import UNUSED_PLUGINS, grading_context
 from autograder.protocol.calls import Call

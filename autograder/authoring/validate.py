@@ -31,8 +31,8 @@ from autograder.authoring.solutions import solution_source
 from autograder.authoring.trivial_impostors import load_declaration, trivial_impostors
 from autograder.authoring.variants import replaced_function
 from autograder.course.assignment import Assignment
-from autograder.grading.diagnose import Misconception
-from autograder.grading.disclosure import holds_a_value
+from autograder.diagnosis.diagnose import Misconception
+from autograder.diagnosis.disclosure import holds_a_value
 from autograder.grading.results import SubmissionResult
 from autograder.grading.runners import RunnerPool
 

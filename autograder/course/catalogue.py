@@ -1,6 +1,6 @@
 """What an assignment's diagnosis files hold: its `misconceptions.py` CATALOGUE of known
 mistakes and its `signatures.py` SIGNATURES. Plain course data, read by the grader's diagnosis
-(autograder.grading.diagnose, which keeps both names importable) and by `autograder validate`."""
+(autograder.diagnosis.diagnose, which keeps both names importable) and by `autograder validate`."""
 
 from __future__ import annotations
 

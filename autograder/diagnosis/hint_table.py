@@ -362,7 +362,7 @@ MAX_BLAME_CALLS = 2000
 
 
 def sentence(found: Sequence[Model]) -> str | None:
-    """The hint for the models found, in the grader's words (grading/diagnose.describe)."""
+    """The hint for the models found, in the grader's words (diagnosis/diagnose.describe)."""
     if not found:
         return None
     if len(found) == 1:

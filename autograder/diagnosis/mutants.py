@@ -24,8 +24,10 @@ from autograder.diagnosis.operators import (
     THROUGHOUT,
     Proposal,
     Scope,
+    axis_throughout,
     constants,
     swapped_throughout,
+    wrapped_like_twins,
 )
 
 MUTANT_PREFIX = "mutant: "
@@ -35,8 +37,9 @@ RANKS = {
     for rank, name in enumerate((
         "constant", "function swapped", "sign", "variable", "operator", "operands swapped",
         "off by one", "scaled", "repeated", "pair swapped", "swapped throughout", "axis",
-        "transpose", "keyword removed", "real part", "dtype", "call removed", "comparison",
-        "raise removed", "operand removed", "statement removed",
+        "transpose", "axis throughout", "keyword removed", "real part", "dtype", "call removed",
+        "call added", "comparison", "condition", "raise removed", "operand removed",
+        "statement removed",
     ))
 }  # fmt: skip
 """Operators from the simplest change a student makes to the largest."""
@@ -171,6 +174,24 @@ def _function_mutants(
                 before="(every call of the pair)", after=said, quantity="", change=said,
                 implementation=implementation, source=ast.unparse(mutated),
                 rank=RANKS["swapped throughout"],
+            )  # fmt: skip
+    for mutated, before, after, said in axis_throughout(function):
+        implementation = _compiled(mutated, namespace)
+        if implementation is not None:
+            yield Mutant(
+                function=function.name, line=function.lineno, operator="axis throughout",
+                before=before, after=after, quantity="", change=said,
+                implementation=implementation, source=ast.unparse(mutated),
+                rank=RANKS["axis throughout"],
+            )  # fmt: skip
+    for mutated, before, after, quantity, said in wrapped_like_twins(function, scope):
+        implementation = _compiled(mutated, namespace)
+        if implementation is not None:
+            yield Mutant(
+                function=function.name, line=function.lineno, operator="call added",
+                before=before, after=after, quantity=quantity, change=said,
+                implementation=implementation, source=ast.unparse(mutated),
+                rank=RANKS["call added"],
             )  # fmt: skip
     for index, (node, parent, _) in enumerate(sites):
         same = alike[ast.dump(node)]

@@ -73,7 +73,7 @@ COMPARISON_SWAPS: dict[type[ast.cmpop], type[ast.cmpop]] = {
 }  # fmt: skip
 COMPARISON_WORDS: dict[type[ast.cmpop], str] = {
     ast.Lt: "<", ast.LtE: "≤", ast.Gt: ">", ast.GtE: "≥", ast.Eq: "=", ast.NotEq: "≠",
-    ast.In: "in", ast.NotIn: "not in",
+    ast.In: "in", ast.NotIn: "not in", ast.Is: "is", ast.IsNot: "is not",
 }  # fmt: skip
 DTYPES = ("float16", "float32", "int64")
 """Precisions a student may compute in instead of the reference's."""
@@ -121,12 +121,14 @@ class Scope:
             return FUNCTION_WORDS.get(name, f"the {name}") if name else "a term"
         if isinstance(node, ast.Attribute) and node.attr == "T":
             return f"the transpose of {self.say(node.value)}"
-        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, str)):
+        if isinstance(node, ast.Constant) and (
+            node.value is None or isinstance(node.value, (int, float, str))
+        ):
             return repr(node.value)
         return "a term"
 
     def _square_root(self, argument: ast.AST) -> str:
-        """√ of a quantity, with the symbol the lessons write (√d_k), when its words end in
+        """√ of a quantity, with the symbol the docstrings write (√d_k), when its words end in
         one."""
         inner = self.say(argument)
         if inner == "a term" and _is_width(argument):
@@ -138,7 +140,7 @@ class Scope:
 
 
 SYMBOL = re.compile(r"[A-Za-zα-ωΑ-Ω](_[A-Za-z0-9]+)?")
-"""A quantity's symbol as the lessons write it: d, C, d_k, θ_i."""
+"""A quantity's symbol as the docstrings write it: d, C, d_k, θ_i."""
 
 
 def _source_of(node: ast.AST) -> str:
@@ -433,6 +435,28 @@ def comparisons(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator
         yield Proposal(new, change, "comparison")
 
 
+def conditions(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[Proposal]:
+    """A test that decides a branch always (or never) passed: one case of a choice written for
+    every case (every layout taken as halves)."""
+    if not isinstance(node, ast.Compare) or len(node.ops) != 1:
+        return
+    if not isinstance(parent, (ast.If, ast.IfExp, ast.While)) or node is not parent.test:
+        return
+    if isinstance(parent, ast.If) and all(isinstance(s, ast.Raise) for s in parent.body):
+        return  # a refusal: the statements operator leaves it out
+    left, right = scope.say(node.left), scope.say(node.comparators[0])
+    test = (
+        f"{left} {COMPARISON_WORDS[type(node.ops[0])]} {right}"
+        if "a term" not in (left, right)
+        else "a test"
+    )
+    for value, said in (
+        (False, "never holds: the other branch is always taken"),
+        (True, "always holds: its branch is taken in every case"),
+    ):
+        yield Proposal(ast.Constant(value), f"{test} {said}", "condition")
+
+
 def statements(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[Proposal]:
     """A refusal left out (a `raise`, or an `if` that only raises), or a statement that
     writes into an array left out."""
@@ -454,9 +478,11 @@ def statements(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[
 
 OPERATORS: tuple[Operator, ...] = (
     constants, bounds, operators, scaled, repeated, signs, calls, keywords, transposes,
-    variables, comparisons, statements, swapped_pair,
+    variables, comparisons, conditions, statements, swapped_pair,
 )  # fmt: skip
-THROUGHOUT = ("constant", "function swapped", "dtype", "axis", "keyword removed", "sign")
+THROUGHOUT = (
+    "constant", "function swapped", "dtype", "axis", "keyword removed", "sign", "condition",
+)  # fmt: skip
 """Operators whose change a student makes at every place alike (every axis=-1, every
 float64): applied to all equal nodes of a function at once, as one more mutant."""
 
@@ -482,6 +508,76 @@ def swapped_throughout(function: ast.FunctionDef) -> Iterator[tuple[ast.Function
                         node.func.id = new
             said = f"{FUNCTION_WORDS[name]} and {FUNCTION_WORDS[twin]} are swapped everywhere"
             yield mutated, said
+
+
+def axis_throughout(
+    function: ast.FunctionDef,
+) -> Iterator[tuple[ast.FunctionDef, str, str, str]]:
+    """The function with every `axis=` of one value set to another (a normalisation over
+    the wrong axis: its maximum and its sum both taken there), with the old and new code (for
+    the instructor) and the change in words."""
+    values = [
+        _number(k.value)
+        for node in ast.walk(function)
+        if isinstance(node, ast.Call)
+        for k in node.keywords
+        if k.arg == "axis"
+    ]
+    for value in sorted({v for v in values if v is not None}, key=repr):
+        if values.count(value) < 2:
+            continue  # one place alone is the axis operator's
+        for axis in AXES:
+            if axis == value:
+                continue
+            mutated = copy.deepcopy(function)
+            for node in ast.walk(mutated):
+                if isinstance(node, ast.Call):
+                    for keyword in node.keywords:
+                        if keyword.arg == "axis" and _number(keyword.value) == value:
+                            keyword.value = ast.Constant(axis)
+            said = f"every reduction over axis {axis} where axis {_say_number(value)} belongs"
+            yield mutated, f"axis={value} everywhere", f"axis={axis} everywhere", said
+
+
+def wrapped_like_twins(
+    function: ast.FunctionDef, scope: Scope
+) -> Iterator[tuple[ast.FunctionDef, str, str, str, str]]:
+    """The function with one assignment passed through the module function its twin's is
+    (V = f(X W_v) beside Q = f(X W_q)), with the old and new code (for the instructor),
+    what it computes and the change in words: a step applied to one quantity too many."""
+    assigned = [
+        (index, s)
+        for index, s in enumerate(function.body)
+        if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+    ]
+    for index, statement in assigned:
+        name = statement.targets[0].id  # type: ignore[attr-defined]
+        for _, twin in assigned:
+            other = twin.targets[0].id  # type: ignore[attr-defined]
+            call = twin.value
+            if other == name or not twins(name, other) or not isinstance(call, ast.Call):
+                continue
+            callee = called_name(call)
+            if callee not in scope.functions or not call.args:
+                continue
+            if type(call.args[0]) is not type(statement.value):
+                continue  # what the twin passes through it is computed alike
+            mutated = copy.deepcopy(function)
+            wrapped = copy.deepcopy(call)
+            wrapped.args[0] = copy.deepcopy(statement.value)
+            target = mutated.body[index]
+            assert isinstance(target, ast.Assign)
+            target.value = wrapped
+            ast.fix_missing_locations(mutated)
+            said = f"passed through {callee} too, as for {scope.say(twin.targets[0])}"
+            yield (
+                mutated,
+                ast.unparse(statement),
+                ast.unparse(target),
+                scope.say(statement.targets[0]),
+                said,
+            )
+            break
 
 
 def refusal_words(node: ast.Raise) -> str:

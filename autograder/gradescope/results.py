@@ -28,8 +28,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from autograder.diagnosis.disclosure import without_arguments
 from autograder.grading.before_release import as_seen, shown_at_once, shown_score
-from autograder.grading.disclosure import without_arguments
 from autograder.grading.grouping import without_advice
 from autograder.protocol.results import SubmissionResult, TestResult
 

@@ -44,10 +44,10 @@ from autograder.course.assignment import Assignment
 from autograder.course.course import Course
 from autograder.course.rubric import AssignmentSpec
 from autograder.course.solutions import solution_source
+from autograder.diagnosis.disclosure import SHOWN_AT_ONCE
+from autograder.diagnosis.mutant_match import MutantModels
 from autograder.grading import pytest_compat
 from autograder.grading.before_release import shown_results_file
-from autograder.grading.disclosure import SHOWN_AT_ONCE
-from autograder.grading.mutant_match import MutantModels
 from autograder.grading.proxy import StudentProxy
 from autograder.grading.pytest_plugin import (
     GradingContext,

@@ -1,5 +1,5 @@
 """One call the grader made to the student's module: what the worker's answers become on the
-trusted side, and what diagnosis (autograder.grading.diagnose) and an assignment's signatures
+trusted side, and what diagnosis (autograder.diagnosis.diagnose) and an assignment's signatures
 read. Its values were decoded by the codec (bounded data: numbers, arrays, SymPy expressions);
 the text fields were cut by the client to the limits in protocol/messages.py."""
 

@@ -14,7 +14,7 @@ import sympy as sp
 from autograder.authoring.validate import validate
 from autograder.course.assignment import Assignment
 from autograder.course.course import Course
-from autograder.grading.diagnose import Call, Misconception, describe, diagnose
+from autograder.diagnosis.diagnose import Call, Misconception, describe, diagnose
 
 
 @pytest.fixture(scope="module")
@@ -121,7 +121,7 @@ def test_symmetric_scores_cannot_tell_the_axis_from_transposed_weights(
     """With W_q = W_k the scores are symmetric: weights applied transposed give exactly the
     numbers of a softmax over the wrong axis, so the hint names both; a call with W_q ≠ W_k,
     anywhere in the submission, rules the wrong axis out."""
-    from autograder.grading.diagnose import contradicted, variant_namespace
+    from autograder.diagnosis.diagnose import contradicted, variant_namespace
 
     rng = np.random.default_rng(3)
     X, W, W_k = rng.normal(size=(5, 3)), rng.normal(size=(3, 3)), rng.normal(size=(3, 3))

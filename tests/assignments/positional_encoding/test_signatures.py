@@ -11,7 +11,7 @@ import pytest
 import sympy as sp
 
 from autograder.course.assignment import Assignment
-from autograder.grading.diagnose import Call, Signature, observe
+from autograder.diagnosis.diagnose import Call, Signature, observe
 
 
 @pytest.fixture(scope="module")

@@ -16,9 +16,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from autograder.course.catalogue import Misconception
+from autograder.diagnosis import replays
+from autograder.diagnosis.diagnose import same, uses, variant_namespace
 from autograder.diagnosis.mutants import Mutant, mutants
-from autograder.grading import replays
-from autograder.grading.diagnose import same, uses, variant_namespace
 from autograder.protocol.calls import Call
 
 MAX_NAMED = 3

@@ -28,8 +28,8 @@ import numpy as np
 import sympy as sp
 
 from autograder.checks.closeness import all_close
-from autograder.grading.diagnose import Call, same
-from autograder.grading.replays import Answer, answer, answer_to
+from autograder.diagnosis.diagnose import Call, same
+from autograder.diagnosis.replays import Answer, answer, answer_to
 from autograder.tolerance import DEFAULT_ATOL, DEFAULT_RTOL
 
 MAX_ENTRIES = 1_000_000
@@ -169,7 +169,7 @@ def deepest_cause(
 ) -> tuple[str, str] | None:
     """(the function a test called, the wrong function it calls) when a test's failure comes
     from another public function that is wrong on its own calls: the deepest such one."""
-    from autograder.grading.diagnose import uses
+    from autograder.diagnosis.diagnose import uses
 
     for name in reversed(list(called)):
         below = {g for g in uses(reference, name) - {name} if g in wrong}
@@ -560,12 +560,13 @@ def _non_finite(
                 f"{kind} in exactly the rows where {name} is False throughout (fully masked): "
                 "0/0 is nan" + ("; such a row needs its own handling" if advice else "")
             )
-    if largest > 80:
+    if largest > 80:  # large inputs: exp may overflow, or underflow to 0 and give 0/0
         return (
             f"{kind} where the expected values are finite, on inputs as large as "
-            f"{largest:.3g}: exp overflows past about 709 (88 in float32)"
-            + (": subtract the maximum before exp, np.max(…, axis=axis, keepdims=True)"
-               if advice else "")
+            f"{largest:.3g}"
+            + (": does exp overflow (past about 709, 88 in float32) or every exp of a row "
+               "underflow to 0? The stable form subtracts each row's own maximum before exp, "
+               "np.max(…, axis=axis, keepdims=True)" if advice else "")
         )  # fmt: skip
     return f"{kind} where the expected values are finite ({int(broken.sum())} entries)"
 

@@ -25,9 +25,9 @@ from autograder.checks.closeness import all_close
 from autograder.checks.evaluate import NotEvaluable, evaluate
 from autograder.course.catalogue import Misconception as Misconception
 from autograder.course.catalogue import Signature as Signature
+from autograder.diagnosis import replays
 from autograder.diagnosis.mutants import MUTANT_PREFIX
-from autograder.grading import replays
-from autograder.grading.replays import copied as copied
+from autograder.diagnosis.replays import copied as copied
 from autograder.protocol.calls import Call as Call
 from autograder.tolerance import DEFAULT_ATOL, DEFAULT_RTOL
 
