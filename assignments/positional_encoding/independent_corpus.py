@@ -470,7 +470,8 @@ def softmax(S, axis=-1):
     e = np.exp(S - np.max(S))
     return e / np.sum(e, axis=axis, keepdims=True)
 """,
-        ("own maximum",),
+        # the symptom, or the change itself (a reviewer judged the change names it)
+        ("own maximum|the maximum of the whole array",),
         kind="mistake",
     ),
     Variant(
@@ -588,7 +589,8 @@ def permutation_matrix(perm):
     matrix[order, np.arange(len(order))] = 1.0
     return matrix
 """,
-        ("transpose",),
+        # the symptom, or the change itself (a reviewer judged the change names it)
+        ("transpose|the permutation's order swapped",),
         kind="mistake",
     ),
     Variant(
