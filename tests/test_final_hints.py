@@ -112,3 +112,22 @@ def test_a_cause_is_followed_by_the_nan_the_student_sees() -> None:
         "— measured on your output: soft: your result holds nan where the expected values are "
         "finite, on inputs as large as 1e+03"
     )
+
+
+def test_a_function_answering_the_same_call_twice_differently_keeps_state() -> None:
+    """No model of one call reproduces two answers to one question: the failing test's hint
+    says the function keeps something between calls (a cache of an earlier call's angles, a
+    global counter)."""
+    module = types.ModuleType("instructor_final_hints_state")
+    exec(compile(REFERENCE, "<reference>", "exec"), module.__dict__)
+    judgement = SubmissionJudgement(reference=module, tolerance=TOLERANCE,
+                                    mutant_models=MutantModels(module, REFERENCE))  # fmt: skip
+    judgement.remember([Call("double", (PAIR,), {}, 2.0 * PAIR)], SHOWN_AT_ONCE)  # passed
+    again = [Call("double", (PAIR.copy(),), {}, 4.0 * PAIR)]  # reads what the first left
+    judgement.failed("test_again", again, SHOWN_AT_ONCE)
+    judgement.remember(again, SHOWN_AT_ONCE)
+    assert judgement.final_hints() == {
+        "test_again": "measured on your output: double: the same arguments gave two different "
+        "results: it keeps something from one call to the next (a cache, a global, an "
+        "argument it changes); compute each result from its own arguments alone"
+    }

@@ -29,6 +29,7 @@ import sympy as sp
 
 from autograder.checks.closeness import all_close
 from autograder.diagnosis.diagnose import Call, same
+from autograder.diagnosis.fingerprints import arguments_key
 from autograder.diagnosis.replays import Answer, answer, answer_to
 from autograder.tolerance import DEFAULT_ATOL, DEFAULT_RTOL
 
@@ -140,6 +141,34 @@ def _type_fact(call: Call, function: types.FunctionType, text: str) -> bool:
         _not_boolean(call.result, expected),
         _coarser(call.result),
     }
+
+
+def kept_state(
+    calls: Sequence[Call], *, rtol: float = DEFAULT_RTOL, atol: float = DEFAULT_ATOL
+) -> list[str]:
+    """One sentence per function that answered the same arguments with two different results:
+    it keeps something between calls, which no model of one call (a mutant, a measure) can
+    reproduce, and which is the cause whatever else differs."""
+    first_of: dict[str, Call] = {}
+    found: dict[str, str] = {}
+    for call in calls[:MAX_STATE_CALLS]:
+        if call.name in found or call.raised is not None or call.mutated:
+            continue
+        key = arguments_key(call.name, call.args, call.kwargs)
+        if key is None:
+            continue
+        first = first_of.setdefault(key, call)
+        if first is not call and not same(first.result, call.result, rtol, atol):
+            found[call.name] = (
+                f"{call.name}: the same arguments gave two different results: it keeps "
+                "something from one call to the next (a cache, a global, an argument it "
+                "changes); compute each result from its own arguments alone"
+            )
+    return list(found.values())
+
+
+MAX_STATE_CALLS = 2000
+"""Calls read for one asked twice (the grader's time is bounded)."""
 
 
 def wrong_functions(

@@ -31,6 +31,7 @@ from autograder.diagnosis.diagnose import (
 from autograder.diagnosis.disclosure import NEVER_SHOWN, without_arguments, without_values
 from autograder.diagnosis.generic import (
     deepest_cause,
+    kept_state,
     non_finite_symptom,
     observe_generic,
     wrong_functions,
@@ -203,7 +204,10 @@ class SubmissionJudgement:
                     if named and not observed:  # and what it leaves unsaid that the student sees
                         observed = self.symptoms.get(nodeid, [])
                 if not named and not observed:  # the engine's measures, on all it knows
-                    observed = observe_generic(
+                    called = set(self.called_by_test.get(nodeid, []))
+                    observed = kept_state(
+                        [call for call in known if call.name in called], **self.tolerance
+                    ) or observe_generic(
                         self._test_calls.get(nodeid, []), self.reference,
                         hidden=level == NEVER_SHOWN, evidence=known, **self.tolerance,
                     )  # fmt: skip

@@ -238,6 +238,8 @@ def operators(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[P
                 ast.Sub: f"{said} is not subtracted",
                 ast.Add: f"{said} is not added",
                 ast.Mult: f"not multiplied by {said}: a factor is missing",
+                ast.Pow: "the exponent is left out"
+                + ("" if said == "a term" else f": not raised to {said}"),
             }.get(type(node.op), change)
         yield Proposal(copy.deepcopy(kept), change, "operand removed")
 
