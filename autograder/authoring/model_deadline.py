@@ -16,17 +16,26 @@ class ModelTooLong(AutograderError):
     """A model ran past its deadline."""
 
 
+WALL_FACTOR = 10.0
+"""The wall-clock backstop, as a multiple of the CPU deadline (a model that waits, not works)."""
+
+
 @contextlib.contextmanager
 def deadline(seconds: float) -> Iterator[None]:
-    """Raise ModelTooLong in this (main) thread once `seconds` have passed."""
+    """Raise ModelTooLong in this (main) thread once the process has spent `seconds` of CPU
+    time (so that a busy machine, which stretches wall time, does not change what a model is
+    judged to be), or ten times as long on the wall clock."""
 
     def stop(signum: int, frame: Any) -> None:
         raise ModelTooLong
 
-    previous = signal.signal(signal.SIGALRM, stop)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    previous = {number: signal.signal(number, stop) for number in (signal.SIGPROF, signal.SIGALRM)}
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds * WALL_FACTOR)
     try:
         yield
     finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)

@@ -7,13 +7,14 @@ recording each test's calls. Then each mutant (diagnosis/mutants.py) is replayed
 change can reach (those of functions that use it): a mutant whose outputs equal the reference's
 on every call, and on random probes (the same calls with their float arrays drawn afresh), is
 *equivalent* and dropped; one equal on the calls but not on a probe is *unseen*, a gap no test
-can close without new inputs; the others are *seen*, grouped by their outputs (mutants that give
-the same numbers on every call get the same results), and each group is graded once by
-`validate` (mutation_testing.py).
+can close without new inputs (so is a refusal left out that no call reached); the others are
+*seen*, grouped by their outputs (mutants that give the same numbers on every call get the same
+results), and each group is graded once by `validate` (mutation_testing.py).
 """
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import hashlib
 import json
@@ -229,6 +230,40 @@ def _tests_of(calls: dict[str, list[Call]]) -> list[tuple[str, Call]]:
     return flat
 
 
+NEVER_EQUIVALENT = ("raise removed",)
+"""Mutants that probes cannot show equivalent: a refusal left out changes what its function does
+on the input it refuses, and probes redraw arrays, not the inputs a function refuses. Unless a
+test's call was refused by that very `raise` (its message's words), it is a missing test (an
+unknown layout nobody tried); one that was is equivalent when the code after it refuses alike."""
+
+
+def _refused_by_it(mutant: Mutant, kept: Sequence[tuple[str, Call]]) -> bool:
+    """Whether a recorded call was refused with the left-out `raise`'s own message."""
+    words = _message_words(mutant.before)
+    if not words:
+        return any(call.raised for _, call in kept)
+    return any(call.error and all(w in call.error for w in words) for _, call in kept)
+
+
+def _message_words(source: str) -> list[str]:
+    """The literal words (four characters or more) of the message a `raise` in `source`
+    writes; none when it writes no literal text."""
+    try:
+        tree = ast.parse(source.strip())
+    except SyntaxError:
+        return []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and node.exc.args:
+            message = node.exc.args[0]
+            parts = message.values if isinstance(message, ast.JoinedStr) else [message]
+            return [
+                p.value.strip() for p in parts
+                if isinstance(p, ast.Constant) and isinstance(p.value, str)
+                and len(p.value.strip()) >= 4
+            ]  # fmt: skip
+    return []
+
+
 def _survey_one(
     mutant: Mutant,
     reference: types.ModuleType,
@@ -243,7 +278,7 @@ def _survey_one(
     kept = []
     for test, call in reached:
         per_function[call.name] = per_function.get(call.name, 0) + 1
-        if per_function[call.name] <= CALLS_PER_FUNCTION:
+        if per_function[call.name] <= CALLS_PER_FUNCTION or call.raised:  # every refusal
             kept.append((test, call))
     row: dict[str, Any] = {
         "key": mutant.key, "function": mutant.function, "line": mutant.line,
@@ -265,6 +300,9 @@ def _survey_one(
             if differences:
                 group = f"{mutant.function} {digest.hexdigest()}"  # the same tests see it
                 row.update(status="seen", tests=reaching, group=group)
+                return row
+            if mutant.operator in NEVER_EQUIVALENT and not _refused_by_it(mutant, kept):
+                row.update(status="unseen")  # no call reached it: probes redraw arrays only
                 return row
             probes = list(_probes([c for _, c in kept]))
             for call in probes:

@@ -43,8 +43,9 @@ def test_identity_and_single_item(student, tolerance):
 
 @pytest.mark.points(1)
 def test_rejects_more_non_permutations(student):
-    """repeats, gaps, negatives and too-large entries raise ValueError"""
-    for perm in ([1, 1], [0, 1, 3], [-1, 0], [2, 0, 5], [0, 1, 1, 2]):
+    """repeats, gaps, negatives, too-large entries and entries that are not integers raise
+    ValueError"""
+    for perm in ([1, 1], [0, 1, 3], [-1, 0], [2, 0, 5], [0, 1, 1, 2], [0.5, 1.5]):
         assert_raises(
             ValueError, student.permutation_matrix, perm, what=f"permutation_matrix({perm})"
         )

@@ -3,14 +3,14 @@
 import numpy as np
 import pytest
 
-from autograder.checks import assert_close
+from autograder.checks import assert_close, assert_raises
 
 pytestmark = pytest.mark.part("matrix")
 
 
 @pytest.mark.points(4)
 def test_random_matrices(student, reference, tolerance, rng):
-    """rope_matrix at random positions, widths, bases and layouts"""
+    """rope_matrix at random positions, widths, bases and layouts; an unknown layout refused"""
     for layout in ("interleaved", "halves"):
         for _ in range(2):
             m, C = int(rng.integers(0, 3000)), 2 * int(rng.integers(1, 6))
@@ -20,6 +20,10 @@ def test_random_matrices(student, reference, tolerance, rng):
                 reference.rope_matrix(m, C, base=base, layout=layout),
                 what="rope_matrix(m, C, base, layout)", **tolerance,
             )  # fmt: skip
+    assert_raises(
+        ValueError, student.rope_matrix, 1.0, 4, 10000.0, "rotate_half",
+        what="rope_matrix with an unknown layout",
+    )  # fmt: skip
 
 
 @pytest.mark.points(4)

@@ -51,7 +51,13 @@ def test_random_batches_and_default_positions(student, reference, tolerance, rng
 
 @pytest.mark.points(1)
 def test_more_refusals(student):
-    """a width of one, a batch with an odd width and a negative base are refused"""
+    """a width of one, a batch with an odd width, a negative base, an unknown layout and an odd C
+    for rope_angles are refused"""
     assert_raises(ValueError, student.rope, np.ones((2, 1)), what="rope of a width-one X")
     assert_raises(ValueError, student.rope, np.ones((2, 3, 7)), what="rope of an odd-width batch")
     assert_raises(ValueError, student.rope, np.ones((2, 6)), None, -5.0, what="a negative base")
+    assert_raises(
+        ValueError, student.rope, np.ones((2, 4)), None, 10000.0, "half",
+        what="rope with layout='half'",
+    )  # fmt: skip
+    assert_raises(ValueError, student.rope_angles, np.arange(3.0), 5, what="rope_angles with C = 5")
