@@ -168,3 +168,30 @@ def test_waivers_are_read_by_mutant_key(course_copy: Course) -> None:
         encoding="utf-8",
     )
     assert vectors.load_waivers() == {"normalise: x -> y": "equal on the unit sphere"}
+
+
+def test_a_left_out_refusal_is_equivalent_only_where_a_call_was_refused_by_it() -> None:
+    """Probes redraw arrays, never the inputs a function refuses: a `raise` left out counts as
+    reached only when a recorded call was refused with that raise's own message (an unknown
+    layout nobody tried is a missing test, not an equivalence)."""
+    from autograder.authoring.mutant_survey import _refused_by_it
+    from autograder.diagnosis.mutants import mutants
+    from autograder.protocol.calls import Call
+
+    source = (
+        "def rope(x, layout='a'):\n"
+        "    if layout not in ('a', 'b'):\n"
+        "        raise ValueError(f'layout must be a or b, got {layout!r}')\n"
+        "    if x < 0:\n"
+        "        raise ValueError(f'x must not be negative, got {x}')\n"
+        "    return x\n"
+    )
+    namespace: dict[str, Any] = {}
+    exec(compile(source, "<reference>", "exec"), namespace)
+    left_out = [m for m in mutants(source, namespace) if m.operator == "raise removed"]
+    layout = next(m for m in left_out if "layout must" in m.before)
+    sign = next(m for m in left_out if "negative" in m.before)
+    refused = [("test_sign", Call("rope", (-1,), {}, None, raised="ValueError",
+                                  error="x must not be negative, got -1"))]  # fmt: skip
+    assert _refused_by_it(sign, refused)
+    assert not _refused_by_it(layout, refused)

@@ -70,6 +70,13 @@ def test_no_wrapping_no_clipping(student, reference, tolerance, rng):
         table,
         what="a width of 4 for a table of width 3",
     )
+    assert_raises(
+        ValueError,
+        student.add_positions,
+        np.zeros((2, 4)),
+        np.zeros((6, 1)),
+        what="a width of 4 for a table of width 1 (which NumPy would broadcast)",
+    )
 
 
 @pytest.mark.points(4)
