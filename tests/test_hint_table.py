@@ -5,6 +5,7 @@ must carry a table built from its own course files."""
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 from pathlib import Path
 
@@ -98,6 +99,25 @@ def test_a_mutant_is_named_only_when_it_reproduces_every_call() -> None:
     partial = student(3.0, 4.0)
     judged = hint_table.TableJudgement(table, partial)
     assert judged.hints({"t": partial[:1]}, {"t": ["f"]}) == {}
+
+
+def test_mutants_alike_everywhere_are_named_once_as_the_grader_names_them() -> None:
+    """Three mutants triple f's argument on every public call; the release found the first
+    two alike on the probes too (table.alike: one mistake, the second's words named for
+    both), the third not: check names two changes, as the grader does."""
+    models = [
+        Model("f", "mutant", "3 where 2 belongs"),
+        Model("f", "mutant", "the factor applied one more time"),
+        Model("f", "mutant", "x where y belongs"),
+    ]
+    calls = dict([_known("f", 1.0, 2.0, **{"0": 3.0, "1": 3.0, "2": 3.0})])
+    student = [StudentCall("f", (1.0,), {}, 3.0)]
+    table = dataclasses.replace(_table(models, calls), alike={"f": {0: 1}})
+    names = [
+        m.summary for m in hint_table.TableJudgement(table, student).mutant_causes("f", student)
+    ]
+    assert names == ["the factor applied one more time", "x where y belongs"]
+    assert HintTable.from_json(table.to_json()).alike == {"f": {0: 1}}
 
 
 def test_a_refused_call_is_read_only_by_a_mutant_that_stops_refusing() -> None:

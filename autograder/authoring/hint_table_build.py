@@ -9,6 +9,9 @@ mutants that reach the function) are projected; a model's projection is kept whe
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import inspect
+import json
 import os
 import sys
 import tempfile
@@ -25,11 +28,11 @@ from autograder.course.assignment import Assignment
 from autograder.course.catalogue import Misconception
 from autograder.course.course import Course
 from autograder.course.solutions import solution_source
-from autograder.diagnosis import hint_table
-from autograder.diagnosis.diagnose import uses, variant_namespace
+from autograder.diagnosis import hint_table, probes
+from autograder.diagnosis.diagnose import same, uses, variant_namespace
 from autograder.diagnosis.fingerprints import arguments_key, projection, same_projection
-from autograder.diagnosis.hint_table import HintTable, KnownCall, Model
-from autograder.diagnosis.mutants import mutants
+from autograder.diagnosis.hint_table import HintTable, KnownCall, Model, TableJudgement
+from autograder.diagnosis.mutants import mutants, naming_order
 from autograder.diagnosis.table_file import digest
 from autograder.grading.pytest_plugin import input_watch
 from autograder.protocol.calls import Call
@@ -37,6 +40,8 @@ from autograder.student.local_check import NO_PLUGIN_AUTOLOAD, UNREAD_PLUGINS
 
 SECONDS_PER_CALL = 2.0
 """A model that runs longer on one call is left out of that call (check names it nowhere)."""
+SECONDS_PER_GROUP = 20.0
+"""Mutants alike on the calls whose probes take longer stay apart (check lists them)."""
 
 
 def released_tests(tests_dir: Path) -> dict[str, str]:
@@ -119,11 +124,60 @@ def build(assignment: Assignment, tests_dir: Path) -> HintTable:
     public = [n for n, v in vars(reference).items()
               if isinstance(v, types.FunctionType) and not n.startswith("_")
               and v.__module__ == reference.__name__]  # fmt: skip
-    return HintTable(
+    table = HintTable(
         digest(assignment, released_tests(tests_dir)), tolerance["rtol"], tolerance["atol"],
         tuple(model for model, _ in models), known,
         {name: sorted(uses(reference, name)) for name in public},
     )  # fmt: skip
+    first_mutant = len(models) - len(made)
+    wording = {first_mutant + n: naming_order(m) for n, m in enumerate(made)}
+    alike = {
+        name: pairs
+        for name in public
+        if (pairs := _alike(table, reference, name, recorder.calls, namespaces, wording))
+    }
+    return dataclasses.replace(table, alike=alike)
+
+
+def _alike(
+    table: HintTable,
+    reference: types.ModuleType,
+    name: str,
+    calls: list[Call],
+    namespaces: list[dict[str, Any]],
+    wording: dict[int, tuple[bool, bool, int]],
+) -> dict[int, int]:
+    """The mutants reaching `name` that answer its public calls alike and its probes alike too,
+    each mapped to the one the grader names for them (mutant_match.MutantModels._one_of_each:
+    the words that say most, then the first in the grader's order)."""
+    own = [c for c in calls if c.name == name and c.raised is None]
+    keys = list(dict.fromkeys(k for c in own if (k := arguments_key(c.name, c.args, c.kwargs))))
+    reaching = TableJudgement(table, []).reaching(name)
+    buckets: dict[str, list[int]] = {}
+    for index in reaching:
+        answers = [table.calls[k].models.get(index) for k in keys if k in table.calls]
+        if any(a is not None for a in answers):  # it shows somewhere: it may be named
+            buckets.setdefault(json.dumps(answers, sort_keys=True), []).append(index)
+    mapped: dict[int, int] = {}
+    tolerance = {"rtol": table.rtol, "atol": table.atol}
+    function = getattr(reference, name, None)
+    probed = probes.probe_calls(own, inspect.signature(function) if callable(function) else None)
+    for members in (m for m in buckets.values() if len(m) > 1):
+        with warnings.catch_warnings(), np.errstate(all="ignore"), deadline(SECONDS_PER_GROUP):
+            try:
+                firsts = probes.alike(
+                    [namespaces[i].get(name) for i in members], probed,
+                    lambda a, b: same(a, b, **tolerance),
+                )  # fmt: skip
+            except ModelTooLong:
+                continue
+        groups: dict[int, list[int]] = {}
+        for member, first in zip(members, firsts, strict=True):
+            groups.setdefault(first, []).append(member)
+        for group in groups.values():
+            named = min(group, key=lambda i: wording.get(i, (True, True, 0)))
+            mapped.update({i: named for i in group if i != named})
+    return mapped
 
 
 def _mutant_reaches(model: Model, name: str, reference: types.ModuleType) -> bool:

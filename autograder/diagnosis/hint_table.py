@@ -18,13 +18,30 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from autograder.diagnosis.fingerprints import arguments_key, projection, same_projection
 from autograder.diagnosis.table_file import FILE_NAME as FILE_NAME
 from autograder.diagnosis.table_file import SCHEMA
 
 MAX_NAMED = 3
+MAX_FITTING = 12
+"""As mutant_match's: changes that may fit before the calls cannot tell them apart."""
 MAX_BYTES = 8 * 1024 * 1024
 """A table larger than this is not read (the release is the instructor's; a bound all the same)."""
+
+
+def one_constant(values: Sequence[Any]) -> bool:
+    """Whether every wrong value is an array holding one same number in every entry (a
+    modulus of 1, a 0 left everywhere): many different changes collapse to it, so a mutant
+    that reproduces it is a coincidence as often as a cause."""
+    if not values or not all(isinstance(v, np.ndarray) and v.size > 1 for v in values):
+        return False
+    try:
+        firsts = {complex(np.ravel(v)[0]) for v in values}
+        return len(firsts) == 1 and all(bool(np.all(v == np.ravel(v)[0])) for v in values)
+    except (TypeError, ValueError):
+        return False
 
 
 @dataclass(frozen=True)
@@ -62,6 +79,9 @@ class HintTable:
     calls: dict[str, KnownCall]
     reaches: dict[str, list[str]] = field(default_factory=dict)
     """Each public function and every module-level name it reaches (diagnose.uses)."""
+    alike: dict[str, dict[int, int]] = field(default_factory=dict)
+    """By function: a mutant's index -> the index of the mutant named for it, where the two
+    answer its public calls and their probes alike (probes.py: one mistake said two ways)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -71,6 +91,10 @@ class HintTable:
             "atol": self.atol,
             "models": [vars(m) for m in self.models],
             "reaches": {name: sorted(names) for name, names in sorted(self.reaches.items())},
+            "alike": {
+                name: [[i, j] for i, j in sorted(pairs.items())]
+                for name, pairs in sorted(self.alike.items())
+            },
             "calls": {
                 key: {
                     "name": c.name,
@@ -93,9 +117,14 @@ class HintTable:
             for key, c in data["calls"].items()
         }
         reaches = {str(k): [str(n) for n in v] for k, v in data.get("reaches", {}).items()}
+        alike = {
+            str(name): {int(i): int(j) for i, j in pairs}
+            for name, pairs in data.get("alike", {}).items()
+        }
         return cls(
-            str(data["digest"]), float(data["rtol"]), float(data["atol"]), models, calls, reaches
-        )
+            str(data["digest"]), float(data["rtol"]), float(data["atol"]), models, calls, reaches,
+            alike,
+        )  # fmt: skip
 
 
 def write(table: HintTable, path: Path) -> None:
@@ -248,10 +277,14 @@ class TableJudgement:
             if c.name == function and not c.modified and (k := self.known(c)) is not None
         ]  # fmt: skip
         numeric = [k for k in own if "raised" not in k.entry.reference]
-        found: dict[str, Model] = {}
-        for index in self._reaching(function):
+        wrong = [k.call.result for k in numeric if not k.call.raised and not self.right(k)]
+        if one_constant(wrong):
+            return []  # as MutantModels.causes: a constant is too many mistakes' answer
+        fitting: dict[str, int] = {}
+        reaching = self.reaching(function)
+        for index in reaching:
             model = self.table.models[index]
-            if model.summary in found:
+            if model.summary in fitting:
                 continue
             knowns = own if model.refused_inputs else numeric  # as MutantModels.causes reads
             if all(self.right(k) or k.call.raised for k in knowns):
@@ -261,14 +294,20 @@ class TableJudgement:
                                 **self.tolerance)
                 for k in knowns
             ) and any(index in k.entry.models for k in knowns):  # fmt: skip
-                found[model.summary] = Model(
-                    function, "mutant", model.summary, refused_inputs=model.refused_inputs
-                )
-                if len(found) > MAX_NAMED:
+                fitting[model.summary] = index
+                if len(fitting) > MAX_FITTING:
                     return []
-        return list(found.values())
+        alike = self.table.alike.get(function, {})
+        place = {index: n for n, index in enumerate(reaching)}
+        named = sorted({alike.get(i, i) for i in fitting.values()}, key=lambda i: place.get(i, i))
+        if len(named) > MAX_NAMED:
+            return []
+        return [
+            Model(function, "mutant", m.summary, refused_inputs=m.refused_inputs)
+            for m in (self.table.models[i] for i in named)
+        ]
 
-    def _reaching(self, function: str) -> list[int]:
+    def reaching(self, function: str) -> list[int]:
         """The mutants that reach `function`, in the grader's order: its own, those of the
         constants it reads, those of the functions it calls (mutant_match.MutantModels)."""
         reached = self.uses(function) - {function}

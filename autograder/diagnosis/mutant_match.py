@@ -11,18 +11,23 @@ that fit, the simplest change is named.
 
 from __future__ import annotations
 
+import inspect
 import types
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from autograder.course.catalogue import Misconception
-from autograder.diagnosis import replays
+from autograder.diagnosis import probes, replays
 from autograder.diagnosis.diagnose import same, uses, variant_namespace
-from autograder.diagnosis.mutants import Mutant, mutants
+from autograder.diagnosis.hint_table import one_constant
+from autograder.diagnosis.mutants import RANKS, Mutant, mutants, naming_order
 from autograder.protocol.calls import Call
 
 MAX_NAMED = 3
 """Different changes that may be named together, when each reproduces every call."""
+MAX_FITTING = 12
+"""Different changes that may fit before the calls are judged unable to tell them apart (those
+that answer the probes alike are then one: _one_of_each)."""
 MAX_CALLS = 200
 """Calls of one function compared with a mutant (the grader's time is bounded)."""
 
@@ -40,6 +45,8 @@ class MutantModels:
             self.by_function.setdefault(mutant.function, []).append(mutant)
         self._models: dict[str, tuple[Misconception, dict[str, Any]]] = {}
         self._renamed: dict[tuple[str, str], Misconception] = {}
+        self._mutant_of: dict[str, Mutant] = {}
+        """Each named mutant's Mutant, by its Misconception's name (its operator and rank)."""
 
     def __len__(self) -> int:
         return sum(map(len, self.by_function.values()))
@@ -65,6 +72,7 @@ class MutantModels:
     def _named(self, mutant: Mutant, function: str) -> Misconception:
         """The mutant as a mistake of `function` (its words say where, in the quantity)."""
         misconception = self._model(mutant)[0]
+        self._mutant_of[misconception.name] = mutant
         if mutant.function == function:
             return misconception
         key = (mutant.key, function)
@@ -74,6 +82,7 @@ class MutantModels:
                 summary=misconception.summary, hint="",
                 refused_inputs=misconception.refused_inputs,
             )  # fmt: skip
+            self._mutant_of[self._renamed[key].name] = mutant
         return self._renamed[key]
 
     def _model(self, mutant: Mutant) -> tuple[Misconception, dict[str, Any]]:
@@ -121,9 +130,11 @@ class MutantModels:
             ]
             for read_all, calls_read in ((True, own), (False, numeric))
         }
-        found: dict[str, Misconception] = {}
+        if one_constant([c.result for c in wrong_of[False]]):
+            return []  # the same number everywhere: too many mistakes give it to name one
+        fitting: dict[str, tuple[Misconception, dict[str, Any]]] = {}
         for misconception, namespace in self.candidates(function):
-            if misconception.summary in found:
+            if misconception.summary in fitting:
                 continue
             # the calls the reference refuses say nothing of a numeric mistake: only a
             # mutant that stops refusing is read on them (as the catalogue's entries are)
@@ -135,10 +146,50 @@ class MutantModels:
             if not _reproduces(wrong[0], _answer(variant, wrong[0]), rtol, atol):
                 continue
             if all(_reproduces(c, _answer(variant, c), rtol, atol) for c in read):
-                found[misconception.summary] = misconception
-                if len(found) > MAX_NAMED:
+                fitting[misconception.summary] = (misconception, namespace)
+                if len(fitting) > MAX_FITTING:
                     return []
-        return list(found.values())
+        found = self._one_of_each(function, list(fitting.values()), numeric, rtol, atol)
+        return found if len(found) <= MAX_NAMED else []
+
+    def _one_of_each(
+        self,
+        function: str,
+        fitting: Sequence[tuple[Misconception, dict[str, Any]]],
+        calls: Sequence[Call],
+        rtol: float,
+        atol: float,
+    ) -> list[Misconception]:
+        """Of mutants that fit the same calls, those that also answer every probe alike
+        (probes.py) are one mistake: the one whose words say most is named for them all."""
+        if len(fitting) < 2:
+            return [m for m, _ in fitting]
+        firsts = probes.alike(
+            [namespace.get(function) for _, namespace in fitting],
+            probes.probe_calls(calls, _signature(getattr(self.reference, function, None))),
+            lambda a, b: same(a, b, rtol, atol),
+        )
+        groups: dict[int, list[int]] = {}
+        for index, first in enumerate(firsts):
+            groups.setdefault(first, []).append(index)
+        named = [
+            min(members, key=lambda i: self._wording(fitting[i][0])) for members in groups.values()
+        ]
+        return [fitting[i][0] for i in sorted(named)]
+
+    def _wording(self, misconception: Misconception) -> tuple[bool, bool, int]:
+        """Which of one mistake's accounts to say (mutants.naming_order)."""
+        mutant = self._mutant_of.get(misconception.name)
+        if mutant is None:
+            return (True, True, len(RANKS))
+        return naming_order(mutant)
+
+
+def _signature(function: Any) -> inspect.Signature | None:
+    try:
+        return inspect.signature(function) if callable(function) else None
+    except (TypeError, ValueError):
+        return None
 
 
 class _Raised:
