@@ -160,17 +160,27 @@ def test_a_model_meeting_odd_values_stays_silent(reference: types.ModuleType) ->
 def test_a_measure_that_fits_one_call_and_not_the_next_says_nothing(
     reference: types.ModuleType,
 ) -> None:
-    """A mask with its diagonal left out reads, on T = 1 alone, as every True turned False:
-    the sentence stands only when every wrong value of the function is said the same way."""
+    """A mask whose last row allows nothing reads, on T = 3, as wrong in its last row only;
+    on T = 4 with its first row wrong as well it is another account: the sentence stands only
+    when every wrong value of the function is said the same way. A single entry (T = 1) fits
+    any account, and contradicts none."""
     module = _module("def allowed(T):\n    return np.tril(np.ones((T, T), dtype=bool))\n")
-    strict = [Call("allowed", (T,), {}, np.tril(np.ones((T, T), dtype=bool), k=-1))
-              for T in (1, 4)]  # fmt: skip
-    assert observe_generic(strict[:1], module) == [
-        "allowed: every True of yours is a False of the expected and every False a True"
-    ]
-    assert observe_generic(strict, module) == []
-    assert observe_generic(strict[:1], module, evidence=strict) == []
-    inverted = [Call("allowed", (T,), {}, ~np.tril(np.ones((T, T), dtype=bool))) for T in (1, 4)]
+
+    def last_row_off(T: int, first_too: bool = False) -> np.ndarray:
+        mask = np.tril(np.ones((T, T), dtype=bool))
+        mask[-1] = False
+        if first_too:
+            mask[0, 0] = False
+        return mask
+
+    first = Call("allowed", (3,), {}, last_row_off(3))
+    both = Call("allowed", (4,), {}, last_row_off(4, first_too=True))
+    single = Call("allowed", (1,), {}, last_row_off(1))
+    said = "allowed: only your last row differs from the expected; the others are right"
+    assert observe_generic([first], module) == [said]
+    assert observe_generic([first], module, evidence=[first, both]) == []
+    assert observe_generic([first], module, evidence=[first, single]) == [said]
+    inverted = [Call("allowed", (T,), {}, ~np.tril(np.ones((T, T), dtype=bool))) for T in (4, 1)]
     assert observe_generic(inverted, module) == [
         "allowed: every True of yours is a False of the expected and every False a True"
     ]
@@ -236,3 +246,15 @@ def test_what_a_value_is_stands_whatever_the_other_calls_gave() -> None:
     ]
     (sentence,) = observe_generic(half, module)
     assert sentence.startswith("twice: computed in float16, whose precision")
+
+
+def test_one_number_everywhere_and_a_rounding_error_are_said_as_symptoms() -> None:
+    """A result holding 1 in every entry is said so; one off by float32's rounding alone is
+    said to be that size, with the question it raises (a lower precision on the way)."""
+    module = _module("def angles(x):\n    return np.cos(np.asarray(x, dtype=np.float64) * 1e3)\n")
+    x = np.array([0.1, 0.2, 0.3, 0.4])
+    constant = observe_generic([Call("angles", (x,), {}, np.ones(4))], module)
+    assert constant == ["angles: every entry of yours is 1, where the expected entries vary"]
+    coarse = np.cos(x.astype(np.float32) * np.float32(1e3)).astype(np.float64)
+    (rounded,) = observe_generic([Call("angles", (x,), {}, coarse)], module, rtol=1e-10, atol=1e-12)
+    assert "the size of a rounding error in float32" in rounded

@@ -28,6 +28,7 @@ import numpy as np
 import sympy as sp
 
 from autograder.checks.closeness import all_close
+from autograder.diagnosis import symptoms
 from autograder.diagnosis.diagnose import Call, same
 from autograder.diagnosis.fingerprints import arguments_key
 from autograder.diagnosis.replays import Answer, answer, answer_to
@@ -114,6 +115,8 @@ def _holds_throughout(
             continue
         if same(call.result, answer_to(function, call).value, rtol, atol):
             continue  # a right value: nothing to explain
+        if isinstance(call.result, np.ndarray) and call.result.size <= 1:
+            continue  # one number fits any account of where or how it is wrong
         read += 1
         if read > MAX_EVIDENCE:
             break
@@ -457,22 +460,39 @@ def _layout(
     if actual.shape != expected.shape:
         return _shape(actual, expected, named, close)
     if expected.dtype == np.bool_:
-        if np.array_equal(actual, ~expected):
+        if expected.size > 1 and np.array_equal(actual, ~expected):  # one entry: any mistake
             return "every True of yours is a False of the expected and every False a True"
         if expected.ndim == 2 and np.array_equal(actual, expected.T):
             return "your boolean matrix is the expected one transposed (rows and columns exchanged)"
-        return None
+        return symptoms.where_differs(actual, expected, np.equal)
     if actual.dtype.kind not in "fiuc":
         return None
     left, right = actual.astype(np.complex128 if actual.dtype.kind == "c" else np.float64), expected
     return (
         _non_finite(left, right, named)
+        or _constant(left, right)
         or _precision(actual, expected, rtol, atol)
         or _rearranged(left, right, close)
         or _factor(left, right, named, close)
         or _normaliser(left, right, close)
         or _one_slice_kept(left, right, named, close)
         or _zero_slice(left, right, close)
+        or _rounding(left, right)
+        or _symptom(left, right, rtol, atol)
+    )
+
+
+def _symptom(actual: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -> str | None:
+    """Where the wrong entries lie, or a factor per row: a symptom, when no measure says more."""
+    if actual.dtype.kind == "c" or expected.dtype.kind == "c":
+        return None
+
+    def agree(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return np.asarray(np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=True))
+
+    expected = np.asarray(expected, dtype=np.float64)
+    return symptoms.row_factors(actual, expected, agree) or symptoms.where_differs(
+        actual, expected, agree
     )
 
 
@@ -611,6 +631,41 @@ def _precision(actual: np.ndarray, expected: np.ndarray, rtol: float, atol: floa
     ):
         return said
     return None
+
+
+def _constant(actual: np.ndarray, expected: np.ndarray) -> str | None:
+    """One number in every entry where the expected entries vary."""
+    if actual.size < 2 or not np.all(actual == actual.flat[0]):
+        return None
+    if np.all(expected == expected.flat[0]):
+        return None
+    value = actual.flat[0]
+    said = f"{value.real:.4g}" if actual.dtype.kind == "c" and value.imag == 0 else f"{value:.4g}"
+    return f"every entry of yours is {said}, where the expected entries vary"
+
+
+ROUNDING_ULPS = 16
+"""How many of a precision's steps (eps · the largest expected value) a difference may span and
+still read as that precision's rounding."""
+
+
+def _rounding(actual: np.ndarray, expected: np.ndarray) -> str | None:
+    """Every entry off by no more than float32's rounding, in a float64 result: a step
+    computed in a coarser precision somewhere on the way."""
+    if actual.dtype.kind == "c" or not np.isfinite(actual).all() or not expected.size:
+        return None
+    reference = np.asarray(expected, dtype=np.float64)
+    if not np.isfinite(reference).all():
+        return None
+    worst = float(np.max(np.abs(actual - reference)))
+    scale = max(1.0, float(np.max(np.abs(reference))))
+    if worst > ROUNDING_ULPS * float(np.finfo(np.float32).eps) * scale:
+        return None  # beyond float32's rounding, a small difference is a formula's as often
+    return (
+        f"your entries are off by at most {worst:.1e}, the size of a rounding error in "
+        "float32: is a value computed in a lower precision on the way (an array, a "
+        "constant, a dtype=)?"
+    )
 
 
 def _rearranged(actual: np.ndarray, expected: np.ndarray, close: Callable[..., bool]) -> str | None:
