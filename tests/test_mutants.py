@@ -304,7 +304,7 @@ def test_a_change_is_said_with_the_quantities_it_touches() -> None:
     lessons' words, and never the reference's code."""
     found = made(PHRASED, PHRASED_WORDS)
     unwrapped = one(found, "attend", "call removed", "np.sqrt(Q.shape[-1])", "Q.shape[-1]")
-    assert unwrapped.said == "the scores: without the square root √d_k"
+    assert unwrapped.said == "the scores: the key width d_k where the square root √d_k belongs"
     divided = "Q @ K.T / np.sqrt(Q.shape[-1])"
     multiplied = one(found, "attend", "operator", divided, "Q @ K.T * np.sqrt(Q.shape[-1])")
     assert multiplied.said == (
@@ -328,7 +328,7 @@ def test_a_change_is_said_with_the_quantities_it_touches() -> None:
     assert twice.implementation(np.ones(2), 3.0).tolist() == [9.0, 9.0]
     unnamed = made(PHRASED)  # no words: a width's root is still √d, names stay names
     assert one(unnamed, "width", "call removed", "np.sqrt(X.shape[-1])", "X.shape[-1]").said == (
-        "the result: without the square root √d"
+        "the result: the width d where the square root √d belongs"
     )
     assert "Q.shape" not in " ".join(m.said for m in found)
 
@@ -371,3 +371,38 @@ def test_whole_function_changes_a_student_makes_at_once() -> None:
     reference = {"np": np}
     exec(compile(BRANCHED, "<reference>", "exec"), reference)
     assert np.allclose(wrapped.implementation(X, W, W), reference["attend"](X, W, 2.0 * W))
+
+
+NESTED = """
+import numpy as np
+
+
+def spread(z: np.ndarray) -> np.ndarray:
+    return np.abs(np.cumsum(z, axis=-1)).mean(axis=-1)
+
+
+def turned(x: float, angle: float, base: float = 10.0) -> float:
+    return x * np.cos(angle) + np.sin(angle) / base
+"""
+
+
+def test_a_reduction_and_a_function_of_each_entry_are_composed_the_other_way() -> None:
+    """|mean(S)| where mean(|S|) belongs: each call keeps its own arguments."""
+    found = made(NESTED)
+    outside = one(found, "spread", "nesting", "np.abs(np.cumsum(z, axis=-1)).mean(axis=-1)",
+                  "np.abs(np.cumsum(z, axis=-1).mean(axis=-1))")  # fmt: skip
+    assert outside.said == (
+        "the result: the absolute value of the mean where the mean of the absolute value belongs"
+    )
+    z = np.array([[1.0, -3.0, 1.0]])
+    assert outside.implementation(z).tolist() == [abs(np.cumsum(z).mean())]
+
+
+def test_a_quantity_turned_the_other_way_everywhere() -> None:
+    """angle read as −angle wherever it is read (a turn the other way); a parameter with a
+    default (a setting such as a base) is never negated."""
+    found = made(NESTED)
+    negated = one(found, "turned", "negated throughout", "angle", "-angle everywhere")
+    assert negated.said == "angle with its sign flipped everywhere"
+    assert negated.implementation(2.0, 0.5) == 2.0 * np.cos(-0.5) + np.sin(-0.5) / 10.0
+    assert not [m for m in found if m.operator == "negated throughout" and m.before == "base"]

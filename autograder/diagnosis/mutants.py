@@ -26,6 +26,7 @@ from autograder.diagnosis.operators import (
     Scope,
     axis_throughout,
     constants,
+    negated_throughout,
     swapped_throughout,
     wrapped_like_twins,
 )
@@ -36,7 +37,8 @@ RANKS = {
     name: rank
     for rank, name in enumerate((
         "constant", "function swapped", "sign", "variable", "operator", "operands swapped",
-        "off by one", "scaled", "repeated", "pair swapped", "swapped throughout", "axis",
+        "off by one", "scaled", "repeated", "pair swapped", "swapped throughout",
+        "negated throughout", "nesting", "axis",
         "transpose", "axis throughout", "keyword removed", "real part", "dtype", "call removed",
         "call added", "comparison", "condition", "raise removed", "operand removed",
         "statement removed",
@@ -139,6 +141,18 @@ GENERIC = ("constant", "swapped throughout", "operand removed", "statement remov
 rather than the sum over axis 0)."""
 
 
+OMISSIONS = ("operand removed", "call removed", "keyword removed", "statement removed")
+"""Operators that leave something out: of changes that give the same numbers everywhere, the
+likeliest account of a student's code (a step forgotten rather than another one written)."""
+
+
+def naming_order(mutant: Mutant) -> tuple[bool, bool, int]:
+    """Of mutants that answer every call and probe alike (one mistake, several accounts), the
+    one to name sorts first: an omission, then words that say most (not GENERIC), then the
+    simpler change."""
+    return (mutant.operator not in OMISSIONS, mutant.operator in GENERIC, mutant.rank)
+
+
 def _keep_simplest(found: dict[tuple[str, str], Mutant], mutant: Mutant) -> None:
     """One mutant for each mutated source: of two changes that write the same code, the one
     whose words say most (an axis rather than a number; a pair swapped rather than two
@@ -174,6 +188,15 @@ def _function_mutants(
                 before="(every call of the pair)", after=said, quantity="", change=said,
                 implementation=implementation, source=ast.unparse(mutated),
                 rank=RANKS["swapped throughout"],
+            )  # fmt: skip
+    for mutated, before, after, said in negated_throughout(function, scope):
+        implementation = _compiled(mutated, namespace)
+        if implementation is not None:
+            yield Mutant(
+                function=function.name, line=function.lineno, operator="negated throughout",
+                before=before, after=after, quantity="", change=said,
+                implementation=implementation, source=ast.unparse(mutated),
+                rank=RANKS["negated throughout"],
             )  # fmt: skip
     for mutated, before, after, said in axis_throughout(function):
         implementation = _compiled(mutated, namespace)

@@ -29,7 +29,8 @@ FUNCTION_WORDS = {
     "copy": "the copy", "swapaxes": "the transpose", "transpose": "the transpose",
     "simplify": "the simplification", "trigsimp": "the simplification",
     "expand": "the expansion", "float": "the conversion to float", "int": "the conversion to int",
-    "isclose": "a comparison", "where": "the choice",
+    "isclose": "a comparison", "where": "the choice", "square": "the square",
+    "real": "the real part",
 }  # fmt: skip
 """How a student reads a library function's name."""
 
@@ -127,12 +128,15 @@ class Scope:
             return repr(node.value)
         return "a term"
 
+    def radicand(self, argument: ast.AST) -> str:
+        """What a square root is taken of, in words (a width is d when nothing names it)."""
+        inner = self.say(argument)
+        return "the width d" if inner == "a term" and _is_width(argument) else inner
+
     def _square_root(self, argument: ast.AST) -> str:
         """√ of a quantity, with the symbol the docstrings write (√d_k), when its words end in
         one."""
-        inner = self.say(argument)
-        if inner == "a term" and _is_width(argument):
-            inner = "the width d"
+        inner = self.radicand(argument)
         symbol = inner.rsplit(" ", 1)[-1]
         if inner != "a term" and symbol != inner and SYMBOL.fullmatch(symbol):
             return f"the square root √{symbol}"
@@ -333,14 +337,76 @@ def calls(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[Propo
     if name in UNWRAPPED or name in scope.functions:
         inner = _first_operand(node)
         if inner is not None:
-            said = scope.say(node) if name == "sqrt" else FUNCTION_WORDS.get(name, name)
-            yield Proposal(copy.deepcopy(inner), f"without {said}", "call removed")
+            if name == "sqrt":  # "without √d" reads as no division at all: say what is left
+                said = f"{scope.radicand(inner)} where {scope.say(node)} belongs"
+            else:
+                said = f"without {FUNCTION_WORDS.get(name, name)}"
+            yield Proposal(copy.deepcopy(inner), said, "call removed")
     if name in COMPLEX_RESULTS:
         yield Proposal(
             ast.Attribute(copy.deepcopy(node), "real", ast.Load()),
             f"only the real part of {scope.say(node)} is kept where the complex value belongs",
             "real part",
         )
+
+
+ELEMENTWISE = ("abs", "sqrt", "exp", "log", "square", "real")
+"""Functions of each entry, which a student may apply before a reduction instead of after it."""
+REDUCTIONS = ("sum", "mean", "max", "min", "cumsum", "prod")
+"""Reductions along an axis (the absolute value of a mean, or the mean of absolute values)."""
+
+
+def nesting(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[Proposal]:
+    """An elementwise function and a reduction composed in the other order: |mean(S)| where
+    mean(|S|) belongs, or the other way round (each call keeps its own arguments)."""
+    if not isinstance(node, ast.Call):
+        return
+    outer = called_name(node)
+    inner_call = _first_operand(node)
+    if outer is None or not isinstance(inner_call, ast.Call):
+        return
+    inner = called_name(inner_call)
+    kinds = {outer, inner}
+    if (
+        inner is None
+        or outer == inner
+        or not (kinds & set(ELEMENTWISE) and kinds & set(REDUCTIONS))
+    ):
+        return
+    value = _first_operand(inner_call)
+    if not isinstance(value, ast.expr):
+        return
+    swapped_inner = _with_operand(node, value)
+    swapped = None if swapped_inner is None else _with_operand(inner_call, swapped_inner)
+    if swapped is None:
+        return
+    yield Proposal(
+        swapped,
+        f"{_words_of(inner)} of {_words_of(outer)} where {_words_of(outer)} of "
+        f"{_words_of(inner)} belongs",
+        "nesting",
+    )
+
+
+def _words_of(name: str | None) -> str:
+    return FUNCTION_WORDS.get(name or "", f"the {name}")
+
+
+def _with_operand(call: ast.Call, operand: ast.expr) -> ast.Call | None:
+    """A copy of `call` applied to `operand` in place of its first operand (an argument, or the
+    object of a method call), its other arguments kept."""
+    new = copy.deepcopy(call)
+    if isinstance(new.func, ast.Attribute) and not _is_module(new.func.value):
+        new.func.value = copy.deepcopy(operand)
+        return new
+    if not new.args:
+        return None
+    new.args[0] = copy.deepcopy(operand)
+    return new
+
+
+def _is_module(node: ast.AST) -> bool:
+    return isinstance(node, ast.Name) and node.id in ("np", "numpy", "sp", "sympy", "math")
 
 
 def keywords(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[Proposal]:
@@ -480,7 +546,7 @@ def statements(node: ast.AST, parent: ast.AST | None, scope: Scope) -> Iterator[
 
 OPERATORS: tuple[Operator, ...] = (
     constants, bounds, operators, scaled, repeated, signs, calls, keywords, transposes,
-    variables, comparisons, conditions, statements, swapped_pair,
+    variables, comparisons, conditions, statements, swapped_pair, nesting,
 )  # fmt: skip
 THROUGHOUT = (
     "constant", "function swapped", "dtype", "axis", "keyword removed", "sign", "condition",
@@ -510,6 +576,50 @@ def swapped_throughout(function: ast.FunctionDef) -> Iterator[tuple[ast.Function
                         node.func.id = new
             said = f"{FUNCTION_WORDS[name]} and {FUNCTION_WORDS[twin]} are swapped everywhere"
             yield mutated, said
+
+
+NEGATED_KINDS = ("float", "Expr", "Symbol", "Basic")
+"""Annotations of a parameter a student may turn the other way everywhere (an angle, an
+offset, a frequency): a count or a layout is never negated."""
+
+
+def negated_throughout(
+    function: ast.FunctionDef, scope: Scope
+) -> Iterator[tuple[ast.FunctionDef, str, str, str]]:
+    """The function with one scalar or symbolic parameter negated wherever it is read (a turn
+    the other way, an offset reversed), with the old and new code (for the instructor) and
+    the change in words."""
+    positional = [*function.args.posonlyargs, *function.args.args]
+    required = positional[: len(positional) - len(function.args.defaults)]
+    for argument in required:  # one with a default is a setting (a base), not a quantity
+        annotation = ast.unparse(argument.annotation) if argument.annotation else ""
+        if not any(kind in annotation for kind in NEGATED_KINDS):
+            continue
+        name = argument.arg
+        mutated = copy.deepcopy(function)
+        reads = 0
+        for holder in ast.walk(mutated):
+            for field_name, value in ast.iter_fields(holder):
+                if isinstance(value, list):
+                    for position, item in enumerate(value):
+                        if _is_read(item, name):
+                            value[position] = _negated(name)
+                            reads += 1
+                elif _is_read(value, name):
+                    setattr(holder, field_name, _negated(name))
+                    reads += 1
+        if reads:
+            ast.fix_missing_locations(mutated)
+            said = f"{scope.say(ast.Name(name))} with its sign flipped everywhere"
+            yield mutated, name, f"-{name} everywhere", said
+
+
+def _is_read(node: object, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)
+
+
+def _negated(name: str) -> ast.expr:
+    return ast.UnaryOp(ast.USub(), ast.Name(name, ast.Load()))
 
 
 def axis_throughout(
