@@ -79,6 +79,19 @@ def test_a_mutant_is_named_beside_what_the_signatures_measured() -> None:
     assert hints["test_one"] == f"{cause} — {measured}"
 
 
+def test_the_measure_beside_a_cause_is_of_the_function_the_cause_names() -> None:
+    """A test that calls soft first (rightly) and then double (wrongly) names double's change,
+    with what the signatures measured of double, not of the first function it called."""
+    small = np.array([0.5, 0.25])
+    right = Call("soft", (small,), {}, np.exp(small - 0.5) / np.exp(small - 0.5).sum())
+    hints = graded("first_call", {**TRIPLED, "test_both": [right, *TRIPLED["test_one"]]},
+                   measure=True)  # fmt: skip
+    assert hints["test_both"] == (
+        "double: the result: 3 where 2 belongs — measured on your output: double: your "
+        "results are 1.5 times the expected ones"
+    )
+
+
 def test_a_blame_repeats_the_culprits_own_hint() -> None:
     """shifted fails because double is wrong: its hint sends the student to double, with the
     very words double's own tests say."""

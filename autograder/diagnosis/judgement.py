@@ -200,7 +200,8 @@ class SubmissionJudgement:
                 if not named:  # what no catalogue entry explains: a mutant that reproduces it,
                     named = self._mutants_of_test(nodeid, known, level)  # beside the signatures
                     if not observed:  # the function's own, measured on another test's calls
-                        observed = measured.get(self._first_called(nodeid) or "", [])
+                        measured_of = named[0].target if named else self._first_called(nodeid)
+                        observed = measured.get(measured_of or "", [])
                     if named and not observed:  # and what it leaves unsaid that the student sees
                         observed = self.symptoms.get(nodeid, [])
                 if not named and not observed:  # the engine's measures, on all it knows
