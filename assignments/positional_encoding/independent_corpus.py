@@ -385,7 +385,8 @@ def sinusoidal_encoding(T, C, base=10000.0):
                 PE[pos, i + 1] = np.cos(angle)
     return PE
 """,
-        ("4i/C",),
+        # the symptom, or the change itself: the 2 applied to an index already even
+        ("4i/C|twice the pair index i where the pair index i belongs",),
         kind="mistake",
     ),
     Variant(
@@ -1004,7 +1005,8 @@ def shift_matrix(k, C, base=10000.0):
         matrix[2 * i : 2 * i + 2, 2 * i : 2 * i + 2] = [[c, -s], [s, c]]
     return matrix
 """,
-        ("transpose",),
+        # the symptom, or the change itself: R_kᵀ = R_{-k} (a turn by -k names it)
+        ("transpose|the shift k with its sign flipped",),
         kind="mistake",
     ),
     # ----- the SymPy functions -----
