@@ -32,6 +32,13 @@ def soft(x):
     """The softmax of x, stable for large entries."""
     e = np.exp(x - np.max(x))
     return e / e.sum()
+
+
+def halve(x):
+    """x / 2 of a number x >= 0; ValueError for a negative x."""
+    if x < 0:
+        raise ValueError("x must be >= 0")
+    return x / 2.0
 '''
 
 TOLERANCE = {"rtol": 1e-7, "atol": 1e-9}
@@ -144,3 +151,14 @@ def test_a_function_answering_the_same_call_twice_differently_keeps_state() -> N
         "results: it keeps something from one call to the next (a cache, a global, an "
         "argument it changes); compute each result from its own arguments alone"
     }
+
+
+def test_a_test_failed_on_a_refusal_alone_is_not_told_a_numeric_cause() -> None:
+    """The student's halve divides by 3 and accepts -1: the test of a value names the change;
+    the test of the refusal hears nothing of a divisor, which its own calls never show."""
+    hints = graded("refusal_alone", {
+        "test_value": [Call("halve", (4.0,), {}, 4.0 / 3.0)],
+        "test_refuses": [Call("halve", (-1.0,), {}, -1.0 / 3.0)],
+    })  # fmt: skip
+    assert hints["test_value"] == "halve: the result: 3 where 2 belongs"
+    assert "where 2 belongs" not in (hints["test_refuses"] or "")

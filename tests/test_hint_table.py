@@ -141,6 +141,23 @@ def test_a_refused_call_is_read_only_by_a_mutant_that_stops_refusing() -> None:
     assert judged.hints({"t": accepts}, {"t": ["f"]})["t"] == "f: accepts an input it must refuse"
 
 
+def test_a_test_failed_on_a_refusal_alone_is_not_told_a_numeric_cause() -> None:
+    """f triples and accepts -1.0: the test of f(1.0) names the change, the test of the
+    refusal does not (its own calls never show a divisor), as the grader decides."""
+    numeric = Model("f", "mutant", "the factor 3 where 2 belongs")
+    calls = dict(
+        [
+            _known("f", 1.0, 2.0, **{"0": 3.0}),
+            _known("f", -1.0, ValueError(), **{"0": ValueError()}),
+        ]
+    )
+    student = [StudentCall("f", (1.0,), {}, 3.0), StudentCall("f", (-1.0,), {}, -3.0)]
+    judged = hint_table.TableJudgement(_table([numeric], calls), student)
+    hints = judged.hints({"value": student[:1], "refusal": student[1:]}, {"value": ["f"],
+                         "refusal": ["f"]})  # fmt: skip
+    assert hints == {"value": "f: the factor 3 where 2 belongs"}
+
+
 def test_a_test_that_fails_through_a_wrong_callee_blames_it() -> None:
     """g calls f; the student's f is wrong on its own calls: g's failing test names f first,
     with f's own cause, in the grader's words."""

@@ -307,6 +307,19 @@ class TableJudgement:
             for m in (self.table.models[i] for i in named)
         ]
 
+    def _shows_in(self, model: Model, name: str, calls: Sequence[StudentCall]) -> bool:
+        """Whether a test's own calls of `name` hold what the mutant speaks of
+        (judgement.SubmissionJudgement's rule): a wrong value, or for a refusal left out a
+        value where the reference refuses."""
+        for call in calls:
+            known = self.known(call) if call.name == name else None
+            if known is None or call.raised:
+                continue
+            refused = "raised" in known.entry.reference
+            if refused == model.refused_inputs and not self.right(known):
+                return True
+        return False
+
     def reaching(self, function: str) -> list[int]:
         """The mutants that reach `function`, in the grader's order: its own, those of the
         constants it reads, those of the functions it calls (mutant_match.MutantModels)."""
@@ -337,8 +350,8 @@ class TableJudgement:
                 for name in called.get(nodeid, []):
                     if name not in causes_of:
                         causes_of[name] = self.mutant_causes(name, self.calls)
-                    if causes_of[name]:
-                        named = causes_of[name]
+                    named = [m for m in causes_of[name] if self._shows_in(m, name, calls)]
+                    if named:
                         break
             text = sentence(named)
             if text:

@@ -25,6 +25,7 @@ from autograder.diagnosis.diagnose import (
     diagnose,
     observe,
     prime_call,
+    same,
     uses,
     variant_namespace,
 )
@@ -255,10 +256,30 @@ class SubmissionJudgement:
         if nodeid in self.unwritten:
             return []
         for name in self.called_by_test.get(nodeid, []):
-            found = self._mutant_causes_of(name, known, level)
+            own = self._test_calls.get(nodeid, [])
+            found = [m for m in self._mutant_causes_of(name, known, level)
+                     if self._shows_in(m, name, own)]  # fmt: skip
             if found:
                 return found
         return []
+
+    def _shows_in(self, mutant: Misconception, name: str, calls: Sequence[Call]) -> bool:
+        """Whether a test's own calls of `name` hold what the mutant speaks of: a wrong value
+        (a test that failed on a refusal alone learns nothing from a numeric cause), or for a
+        refusal left out, a value where the reference refuses."""
+        function = getattr(self.reference, name, None)
+        if not callable(function):
+            return True  # a constant: its readers' calls are the evidence
+        for call in calls:
+            if call.name != name or call.raised is not None:
+                continue
+            expected = replays.answer_to(function, call)
+            refused = expected.raised is not None
+            if refused == mutant.refused_inputs and (
+                refused or not same(call.result, expected.value, **self.tolerance)
+            ):
+                return True
+        return False
 
     def _mutant_causes_of(
         self, name: str, known: Sequence[Call], level: int

@@ -589,8 +589,8 @@ def negated_throughout(
     """The function with one scalar or symbolic parameter negated wherever it is read (a turn
     the other way, an offset reversed), with the old and new code (for the instructor) and
     the change in words."""
-    positional = [*function.args.posonlyargs, *function.args.args]
-    required = positional[: len(positional) - len(function.args.defaults)]
+    ordered = [*function.args.posonlyargs, *function.args.args]
+    required = ordered[: len(ordered) - len(function.args.defaults)]
     for argument in required:  # one with a default is a setting (a base), not a quantity
         annotation = ast.unparse(argument.annotation) if argument.annotation else ""
         if not any(kind in annotation for kind in NEGATED_KINDS):

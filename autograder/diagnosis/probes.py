@@ -27,6 +27,8 @@ PROBED_CALLS = 6
 DRAWS = 2
 """Fresh draws of each probed call's floats."""
 SEED = 20261206
+PASSED_BY_NAME = (1, 3)
+"""inspect's parameter kinds a keyword can pass: 1 (by place or by name) and 3 (by name only)."""
 STEP = 1
 """What a probe adds to one integer argument at a time (a width, a length, a shift)."""
 
@@ -79,9 +81,7 @@ def _defaults_left(call: Call, signature: inspect.Signature | None) -> list[tupl
         if position < len(call.args) or name in call.kwargs:
             continue
         default = parameter.default
-        if parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY) and (
-            _drawn(default) or _is_integer(default)
-        ):
+        if parameter.kind.value in PASSED_BY_NAME and (_drawn(default) or _is_integer(default)):
             left.append((name, default))
     return left
 
