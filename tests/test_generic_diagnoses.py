@@ -258,3 +258,17 @@ def test_one_number_everywhere_and_a_rounding_error_are_said_as_symptoms() -> No
     coarse = np.cos(x.astype(np.float32) * np.float32(1e3)).astype(np.float64)
     (rounded,) = observe_generic([Call("angles", (x,), {}, coarse)], module, rtol=1e-10, atol=1e-12)
     assert "the size of a rounding error in float32" in rounded
+
+
+def test_entries_barely_past_the_tolerance_are_placed_nowhere() -> None:
+    """A difference of 1e-5 on a scale of 1 crosses the tolerance where the inputs make it
+    largest: no region is said of it; the same region off by 0.5 is."""
+    module = _module("def table(n):\n    return np.arange(16.0).reshape(4, 4) / 16.0\n")
+    expected = np.arange(16.0).reshape(4, 4) / 16.0
+    slight, clear = expected.copy(), expected.copy()
+    slight[np.diag_indices(4)] += 1e-5
+    clear[np.diag_indices(4)] += 0.5
+    assert observe_generic([Call("table", (4,), {}, slight)], module) == []
+    assert observe_generic([Call("table", (4,), {}, clear)], module) == [
+        "table: your entries differ from the expected only on the diagonal; the others are right"
+    ]

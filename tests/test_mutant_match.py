@@ -58,6 +58,13 @@ def modulus(x):
     return np.abs(np.cumsum(np.exp(1j * x)))
 """
 
+PRODUCT = """
+def product(x: float, y: float) -> float:
+    a = x * 2.0
+    b = y * 2.0
+    return a * b
+"""
+
 
 def models(source: str, name: str) -> MutantModels:
     """The mutants of a reference module built from `source` (a module of its own name: the
@@ -219,3 +226,11 @@ def test_one_number_everywhere_names_no_mutant() -> None:
     complex_sums = [Call("modulus", (v,), {}, np.cumsum(np.exp(1j * v))) for v in (x, y)]
     (named,) = causes(MODULUS, "modulus", complex_sums)  # a varying answer is still read
     assert named.summary == "the result: without the absolute value"
+
+
+def test_one_function_changed_at_two_places_is_said_at_both() -> None:
+    """3 for 2 in a or in b gives 6xy alike on every call and probe: the numbers cannot say
+    which quantity the student changed, so both places are named."""
+    calls = [Call("product", (1.0, 2.0), {}, 12.0), Call("product", (0.5, 3.0), {}, 9.0)]
+    said = {m.summary.split(":")[0] for m in causes(PRODUCT, "product", calls)}
+    assert said == {"a", "b"}

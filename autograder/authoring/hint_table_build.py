@@ -131,10 +131,15 @@ def build(assignment: Assignment, tests_dir: Path) -> HintTable:
     )  # fmt: skip
     first_mutant = len(models) - len(made)
     wording = {first_mutant + n: naming_order(m) for n, m in enumerate(made)}
+    quantities = {first_mutant + n: m.quantity for n, m in enumerate(made)}
     alike = {
         name: pairs
         for name in public
-        if (pairs := _alike(table, reference, name, recorder.calls, namespaces, wording))
+        if (
+            pairs := _alike(
+                table, reference, name, recorder.calls, namespaces, (wording, quantities)
+            )
+        )
     }
     return dataclasses.replace(table, alike=alike)
 
@@ -145,11 +150,12 @@ def _alike(
     name: str,
     calls: list[Call],
     namespaces: list[dict[str, Any]],
-    wording: dict[int, tuple[bool, bool, int]],
+    said: tuple[dict[int, tuple[bool, bool, int]], dict[int, str]],
 ) -> dict[int, int]:
     """The mutants reaching `name` that answer its public calls alike and its probes alike too,
-    each mapped to the one the grader names for them (mutant_match.MutantModels._one_of_each:
-    the words that say most, then the first in the grader's order)."""
+    and change the same quantity, each mapped to the one the grader names for them
+    (mutant_match.MutantModels._one_of_each: the words that say most, then the first in the
+    grader's order)."""
     own = [c for c in calls if c.name == name and c.raised is None]
     keys = list(dict.fromkeys(k for c in own if (k := arguments_key(c.name, c.args, c.kwargs))))
     reaching = TableJudgement(table, []).reaching(name)
@@ -171,9 +177,10 @@ def _alike(
                 )  # fmt: skip
             except ModelTooLong:
                 continue
-        groups: dict[int, list[int]] = {}
+        wording, quantities = said
+        groups: dict[tuple[int, str], list[int]] = {}
         for member, first in zip(members, firsts, strict=True):
-            groups.setdefault(first, []).append(member)
+            groups.setdefault((first, quantities.get(member, "")), []).append(member)
         for group in groups.values():
             named = min(group, key=lambda i: wording.get(i, (True, True, 0)))
             mapped.update({i: named for i in group if i != named})

@@ -161,7 +161,8 @@ class MutantModels:
         atol: float,
     ) -> list[Misconception]:
         """Of mutants that fit the same calls, those that also answer every probe alike
-        (probes.py) are one mistake: the one whose words say most is named for them all."""
+        (probes.py) and change the same quantity are one mistake: the one whose words say most
+        is named for them all."""
         if len(fitting) < 2:
             return [m for m, _ in fitting]
         firsts = probes.alike(
@@ -169,13 +170,19 @@ class MutantModels:
             probes.probe_calls(calls, _signature(getattr(self.reference, function, None))),
             lambda a, b: same(a, b, rtol, atol),
         )
-        groups: dict[int, list[int]] = {}
-        for index, first in enumerate(firsts):
-            groups.setdefault(first, []).append(index)
+        groups: dict[tuple[int, str], list[int]] = {}
+        for index, first in enumerate(firsts):  # a change of another quantity is another
+            groups.setdefault((first, self._quantity(fitting[index][0])), []).append(index)
         named = [
             min(members, key=lambda i: self._wording(fitting[i][0])) for members in groups.values()
         ]
         return [fitting[i][0] for i in sorted(named)]
+
+    def _quantity(self, misconception: Misconception) -> str:
+        """What a mutant's change computes (two places giving the same numbers are two
+        accounts of where the mistake is, both said)."""
+        mutant = self._mutant_of.get(misconception.name)
+        return mutant.quantity if mutant is not None else misconception.name
 
     def _wording(self, misconception: Misconception) -> tuple[bool, bool, int]:
         """Which of one mistake's accounts to say (mutants.naming_order)."""

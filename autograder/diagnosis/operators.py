@@ -765,7 +765,10 @@ def _role(node: ast.AST, parent: ast.AST | None) -> str:
         pairs = zip(defaulted, parent.defaults, strict=True)
         name = next((a.arg for a, d in pairs if d is node), None)
         if name is not None:
-            return f"the default {name} is {{after}} where {{before}} belongs"
+            return (  # calls that never pass it cannot tell a default from a value written in
+                f"without {name} passed, {{after}} is used where {{before}} belongs (the default "
+                f"{name} changed, or {{after}} written where {name} is read)"
+            )
     if isinstance(parent, ast.Call) and called_name(parent) in BOUNDED:
         position = next((i for i, a in enumerate(parent.args) if a is node), None)
         if position is not None:
