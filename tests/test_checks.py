@@ -74,7 +74,7 @@ def test_first_differing_entry_with_count() -> None:
     actual = expected.copy()
     actual[1, 2], actual[2, 0] = 0.5, 0.25
     assert message(assert_close, actual, expected, what="f(3, 4)") == (
-        "f(3, 4)[1, 2] should be 0; yours is 0.5 (1 more of its 12 entries differ)"
+        "f(3, 4), entry [1, 2] should be 0; yours is 0.5 (1 more of its 12 entries differ)"
     )
 
 

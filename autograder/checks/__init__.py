@@ -4,6 +4,7 @@ from autograder.checks.behaviour import assert_raises, assert_unchanged
 from autograder.checks.failure import (
     CheckFailure,
     PartialCredit,
+    format_pair,
     format_value,
     format_values,
     short_repr,
@@ -27,6 +28,7 @@ __all__ = [
     "assert_raises",
     "assert_shape",
     "assert_unchanged",
+    "format_pair",
     "format_value",
     "format_values",
     "numeric_values",

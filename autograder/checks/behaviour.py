@@ -7,9 +7,13 @@ from typing import Any
 
 import numpy as np
 
-from autograder.checks.failure import CheckFailure
+from autograder.checks.failure import CheckFailure, hidden_from_students
+from autograder.checks.graded import examines
+
+__tracebackhide__ = hidden_from_students  # a failed check's traceback ends at the test's line
 
 
+@examines(calls_made=True)
 def assert_raises(
     error: type[Exception],
     function: Callable[..., Any],

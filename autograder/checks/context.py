@@ -12,12 +12,13 @@ grade one submission, or to do bounded work, inherits its parent's.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from autograder.course.rubric import SymbolicPolicy
+from autograder.protocol.calls import Call
 
 T = TypeVar("T")
 MAX_VERDICTS = 50_000
@@ -65,17 +66,44 @@ class Verdicts:
 
 
 @dataclass
+class CallIndex:
+    """The results of the running test's calls by identity (checks/graded.py), built as the
+    calls come: a check asks once per value, however many calls the test made. The ids stay
+    valid: the calls hold their results alive."""
+
+    first: Call | None = None
+    """The first call of the list indexed: another one means another test's list."""
+    seen: int = 0
+    by_object: dict[int, str] = field(default_factory=dict)
+    """A returned object (or an item of a returned tuple) → the function that returned it."""
+    by_owner: dict[int, str] = field(default_factory=dict)
+    """The owner of a returned array's memory → that function (a view of it is its result)."""
+
+
+@dataclass
 class CheckContext:
     policy: SymbolicPolicy = field(default_factory=SymbolicPolicy)
     notes: list[str] = field(default_factory=list)
     """Remarks on the running test's outcome, even when it passes (e.g. "not proved")."""
     verdicts: Verdicts = field(default_factory=Verdicts)
+    calls: Callable[[], Sequence[Call]] = field(default=lambda: ())
+    """The calls of the student's module the running test made so far (the kit's pytest plugin
+    lends them; none elsewhere): checks/graded.py looks the values it examines up in them."""
+    examined: list[str] = field(default_factory=list)
+    """The functions whose returned values the running test's checks examined, in order."""
+    call_index: CallIndex = field(default_factory=CallIndex)
 
     def take_notes(self) -> list[str]:
         """The remarks made since the last call, which clears them."""
         notes = list(self.notes)
         self.notes.clear()
         return notes
+
+    def take_examined(self) -> list[str]:
+        """The functions examined since the last call, in order; clears them."""
+        examined = list(self.examined)
+        self.examined.clear()
+        return examined
 
 
 _ACTIVE: ContextVar[CheckContext] = ContextVar("autograder_check_context")

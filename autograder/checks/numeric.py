@@ -8,12 +8,24 @@ from typing import Any
 import numpy as np
 
 from autograder.checks.closeness import all_close
-from autograder.checks.failure import Hint, fail, format_value, format_values
+from autograder.checks.failure import (
+    Hint,
+    distinct_digits,
+    fail,
+    format_pair,
+    format_value,
+    format_values,
+    hidden_from_students,
+)
+from autograder.checks.graded import examines
 from autograder.tolerance import DEFAULT_ATOL, DEFAULT_RTOL
 
 """float32 answers pass: float64 is never required."""
 
+__tracebackhide__ = hidden_from_students  # a failed check's traceback ends at the test's line
 
+
+@examines("value")
 def as_array(value: Any, *, what: str, hints: Iterable[Hint[Any]] = ()) -> np.ndarray:
     """`value` itself if it is a numeric NumPy array; otherwise a failure saying what it was."""
     if not isinstance(value, np.ndarray):
@@ -28,6 +40,7 @@ def as_array(value: Any, *, what: str, hints: Iterable[Hint[Any]] = ()) -> np.nd
     return value
 
 
+@examines("value")
 def assert_shape(
     value: Any, shape: tuple[int, ...], *, what: str, hints: Iterable[Hint[Any]] = ()
 ) -> np.ndarray:
@@ -42,6 +55,7 @@ def assert_shape(
     return array
 
 
+@examines("actual", "expected")
 def assert_close(
     actual: Any,
     expected: Any,
@@ -56,13 +70,15 @@ def assert_close(
 
     `index_map`: when `actual` was picked out of a larger array (`PE[np.ix_(rows, cols)]`), one
     1-D sequence of indices per axis (`(rows, cols)`) saying where each of its entries sits in
-    that array; the message then names the entry by its index there (`what[7, 8]`), `what`
-    naming the whole array.
+    that array; the message then names the entry by its index there (`what, entry [7, 8]`),
+    `what` naming the whole array.
 
     NaN and infinities match nothing (not even a NaN expected from the student's own output).
-    The message names the first differing entry with its index, the expected and the observed
-    value, and how many others differ; it never prints the whole expected array. A short 1-D
-    expectation is described whole (`row 0 should be [0, 1, 0, 1, …]; yours starts [1, 0, …]`).
+    The message names the first differing entry by its index, after `what` and apart from it
+    (`what, entry [0, 2]`), the expected and the observed value, with as many digits as it takes
+    for them to read differently, and how many others differ; it never prints the whole expected
+    array. A short 1-D expectation is described whole (`row 0 should be [0, 1, 0, 1, …]; yours
+    starts [1, 0, …]`).
     """
     hints = tuple(hints)
     target = np.asarray(expected, dtype=np.float64)
@@ -75,27 +91,32 @@ def assert_close(
     if not wrong.any():
         return array
     if target.ndim == 1 and index_map is None:
-        message = (
-            f"{what} should be {format_values(target)}; "
-            f"yours {'starts' if target.size > 4 else 'is'} {format_values(array)}"
-        )
         first = int(np.argmax(wrong))
+        digits = distinct_digits(target[first], array[first])
+        message = (
+            f"{what} should be {format_values(target, digits=digits)}; "
+            f"yours {'starts' if target.size > 4 else 'is'} {format_values(array, digits=digits)}"
+        )
         if first >= 4:
             message += (
-                f" and entry {first} is {format_value(array[first])} "
-                f"where {format_value(target[first])} was expected"
+                f" and entry {first} is {format_value(array[first], digits)} "
+                f"where {format_value(target[first], digits)} was expected"
             )
     else:
         index = tuple(int(i) for i in np.argwhere(wrong)[0])
-        shown = _mapped(index, index_map)
-        where = f"{what}[{', '.join(map(str, shown))}]" if index else what
-        expected_value, observed = format_value(target[index]), format_value(array[index])
+        where = f"{what}, {entry(_mapped(index, index_map))}" if index else what
+        expected_value, observed = format_pair(target[index], array[index])
         message = f"{where} should be {expected_value}; yours is {observed}"
         if wrong.sum() > 1:
             message += f" ({int(wrong.sum()) - 1} more of its {wrong.size} entries differ)"
     if np.isnan(array).any():
         message += " (your result contains nan)"
     raise fail(message, observed=array, hints=hints)
+
+
+def entry(index: tuple[int, ...]) -> str:
+    """An entry's index as a message writes it after a label: `entry [7, 8]`."""
+    return f"entry [{', '.join(map(str, index))}]"
 
 
 def _mapped(index: tuple[int, ...], index_map: tuple[Any, ...] | None) -> tuple[int, ...]:

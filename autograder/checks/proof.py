@@ -21,8 +21,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from autograder.checks import memo
-from autograder.checks.failure import CheckFailure, PartialCredit, note
+from autograder.checks.failure import CheckFailure, PartialCredit, hidden_from_students, note
+from autograder.checks.graded import examines
 from autograder.checks.proof_parse import Domain, ProofSyntaxError
+
+__tracebackhide__ = hidden_from_students  # a failed check's traceback ends at the test's line
 
 MAX_STEPS = 40
 MAX_TEXT = 1000
@@ -80,6 +83,7 @@ class ProofReport:
         return "\n".join(lines)
 
 
+@examines("proof")
 def assert_proof(proof: Any, statement: Statement, *, what: str) -> ProofReport:
     """Pass for a complete, valid proof; otherwise PartialCredit with every step's verdict."""
     if isinstance(proof, (list, tuple)) and len(proof) == 0:

@@ -24,7 +24,7 @@ import numpy as np
 import sympy as sp
 
 from autograder.checks.evaluate import NotEvaluable, evaluate
-from autograder.checks.failure import format_value
+from autograder.checks.failure import distinct_digits, format_value
 from autograder.protocol.faults import StudentFault
 
 MAX_NODES = 300
@@ -142,7 +142,10 @@ class ScalarDomain:
                 continue
             if abs(a - b) > 1e-9 * max(1.0, abs(a)):
                 at = ", ".join(f"{k}={format_value(v)}" for k, v in point.items())
-                values = f"{format_value(a.real)} and this one {format_value(b.real)}"
+                digits = distinct_digits(a.real, b.real)
+                values = (
+                    f"{format_value(a.real, digits)} and this one {format_value(b.real, digits)}"
+                )
                 return f"at {at} the previous step is {values}"
         return None
 

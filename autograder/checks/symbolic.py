@@ -26,8 +26,18 @@ import sympy as sp
 from autograder.checks import context, memo
 from autograder.checks.bounded import run_bounded
 from autograder.checks.evaluate import NotEvaluable, evaluate
-from autograder.checks.failure import CheckFailure, format_value, note
+from autograder.checks.failure import (
+    DIGITS,
+    CheckFailure,
+    distinct_digits,
+    format_value,
+    hidden_from_students,
+    note,
+)
+from autograder.checks.graded import examines
 from autograder.course.rubric import SymbolicPolicy
+
+__tracebackhide__ = hidden_from_students  # a failed check's traceback ends at the test's line
 
 SCREEN_TOLERANCE = 1e-9
 MAX_PARTS = 20_000
@@ -42,6 +52,7 @@ def _policy() -> SymbolicPolicy:
     return context.active().policy
 
 
+@examines("value")
 def as_expression(value: Any, *, what: str) -> sp.Basic:
     """`value` itself if it is a SymPy object of bounded size; otherwise a failure saying what."""
     if not isinstance(value, sp.Basic):
@@ -63,6 +74,7 @@ def as_expression(value: Any, *, what: str) -> sp.Basic:
     return value
 
 
+@examines("expression")
 def assert_free_of(
     expression: sp.Basic, symbol: sp.Symbol, *, what: str, hint: str | None = None
 ) -> None:
@@ -75,6 +87,7 @@ def assert_free_of(
         )
 
 
+@examines("actual")
 def assert_equivalent(
     actual: Any,
     expected: sp.Basic,
@@ -158,9 +171,10 @@ def _screen_problem(
             return f"{what} is {_number(yours)} at {at}; it should be {_number(should)}"
         if not abs(yours - should) <= SCREEN_TOLERANCE * max(1.0, abs(should)):  # NaN fails
             at = ", ".join(f"{s}={format_value(v)}" for s, v in point.items())
+            digits = distinct_digits(should, yours, _number)
             return (
-                f"{what} should equal {expected}; at {at} yours is {_number(yours)} "
-                f"but it should be {_number(should)}"
+                f"{what} should equal {expected}; at {at} yours is {_number(yours, digits)} "
+                f"but it should be {_number(should, digits)}"
             )
     return None
 
@@ -217,6 +231,7 @@ def tree_key(expression: Any) -> str:
     return " ".join(tokens)
 
 
+@examines("value")
 def numeric_values(value: Any, point: dict[sp.Symbol, float], *, what: str) -> np.ndarray:
     """A SymPy expression, tuple or Matrix evaluated at `point` (bounded work) as a complex array.
 
@@ -255,7 +270,7 @@ def _finite(value: complex) -> bool:
     return math.isfinite(value.real) and math.isfinite(value.imag)
 
 
-def _number(value: complex) -> str:
+def _number(value: complex, digits: int = DIGITS) -> str:
     if abs(value.imag) < 1e-12:
-        return format_value(value.real)
-    return f"{format_value(value.real)}{value.imag:+.4g}j"
+        return format_value(value.real, digits)
+    return f"{format_value(value.real, digits)}{value.imag:+.{digits}g}j"

@@ -177,6 +177,7 @@ class WatchedModule:
         self._watch = watch
 
     def __getattr__(self, name: str) -> Any:
+        __tracebackhide__ = True  # a missing function: the test's line says which
         value = getattr(self._module, name)
         if name.startswith("_") or isinstance(value, type) or inspect.ismodule(value):
             return value
@@ -197,6 +198,7 @@ class _Watched:
         self._calls = calls
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        __tracebackhide__ = True  # the student's traceback goes from the test into their code
         named: dict[str | int, Any] = dict(enumerate(args))
         named.update(kwargs)
         before = {k: v.copy() for k, v in named.items() if type(v) is np.ndarray}

@@ -1,17 +1,22 @@
-"""The runner's uses of pytest beyond its documented plugin API, in one place.
+"""The kit's uses of pytest beyond its documented plugin API, in one place.
 
 The runner (serve.py) collects the tests once and then runs them again and again, in forked
 children, one submission each: pytest's public API has no way to do that, so it relies on the
-three things below. Each is checked against the pytest versions pyproject.toml allows
-(`pytest>=7.4,<10`: 7.4.4, 8.0.2, 8.3.5 and 9.2 were tried, with tests/test_shared_runner.py,
-and 9.2 with the whole suite); a new major version of pytest is to be tried here first.
+first three things below. Plain `pytest` in a released folder tells a failed check in one line
+(report/pytest_terminal.py): a report's `longrepr` may be a `TerminalRepr`, which pytest
+documents as a type of that field but does not export, hence the fourth. Each is checked
+against the pytest versions pyproject.toml allows (`pytest>=7.4,<10`: 7.4.4, 8.0.2, 8.3.5 and
+9.2 were tried, with tests/test_shared_runner.py, and 9.2 with the whole suite); a new major
+version of pytest is to be tried here first.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import pytest
+from _pytest._code.code import TerminalRepr
 
 
 def tear_down_fixtures(session: pytest.Session) -> None:
@@ -55,3 +60,27 @@ def bare_report(
         start=call.start,
         stop=call.stop,
     )
+
+
+@dataclass(frozen=True)
+class CrashLine:
+    """Where a test failed and why, as pytest reads a failure's `reprcrash`: `message` for the
+    short summary's line, the whole (`path:lineno: message`) for `--tb=line`."""
+
+    path: str
+    lineno: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.lineno}: {self.message}"
+
+
+@dataclass(eq=False)
+class OneLineFailure(TerminalRepr):
+    """A failure pytest prints as `path:lineno: message` (a report's `longrepr`): a
+    TerminalRepr, whose `__str__` (pytest-xdist's serialisation) is that text too."""
+
+    reprcrash: CrashLine
+
+    def toterminal(self, tw: Any) -> None:
+        tw.line(str(self.reprcrash), red=True)

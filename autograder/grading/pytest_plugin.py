@@ -23,7 +23,7 @@ import pytest
 
 from autograder.checks.context import CheckContext
 from autograder.checks.context import active as active_checks
-from autograder.checks.failure import short_repr
+from autograder.checks.failure import CheckFailure, short_repr
 from autograder.course.course import MAY_MODIFY_INI, SUBMISSION_INI
 from autograder.diagnosis import hint_table, replays
 from autograder.diagnosis.diagnose import Call, Misconception, Signature
@@ -80,6 +80,9 @@ class OutcomeRecorder:
                 report.longrepr = verdict.message  # a stub is a to-do, not a crash: no traceback
         previous = self.outcomes.get(item.nodeid)
         notes = check_context(item.config).take_notes() if call.when == "call" else []
+        examined = check_context(item.config).take_examined()  # this phase's, kept for "call"
+        if call.when != "call":
+            examined = []
         if call.when == "call" and _grading(item.config) is None:
             self._remember_own_calls(item)
         self.durations[item.nodeid] = self.durations.get(item.nodeid, 0.0) + report.duration
@@ -101,12 +104,18 @@ class OutcomeRecorder:
                 verdict.credit,
                 cut(hint, self.message_limit),
                 advice=None if hint else self.advice.get(item.nodeid),
-                function=self.function_of(item, verdict.message),
+                function=self.function_of(
+                    item,
+                    verdict.message,
+                    status=verdict.status,
+                    graded=_graded_function(call.excinfo.value if call.excinfo else None),
+                    examined=examined,
+                ),
             )
         elif call.when == "call" and report.passed and previous is None:
             passed = cut("; ".join(notes) or None, self.message_limit)
             self.outcomes[item.nodeid] = _outcome(
-                item, "passed", passed, function=self.function_of(item, None)
+                item, "passed", passed, function=self.function_of(item, None, examined=examined)
             )
         return report
 
@@ -149,12 +158,34 @@ class OutcomeRecorder:
             return {}
         return {n: h for n, h in hints.items() if not self.outcomes[n].hint}
 
-    def function_of(self, item: pytest.Item, message: str | None) -> str | None:
-        """The public function (or constant) of the student's module that `item` is about: the
-        one its failure's message starts with, else the last of the functions it called first
-        (a test sets up with helpers, then calls the function it tests), else the first its
-        title names."""
+    def function_of(
+        self,
+        item: pytest.Item,
+        message: str | None,
+        *,
+        status: str | None = None,
+        graded: str | None = None,
+        examined: Sequence[str] = (),
+    ) -> str | None:
+        """The public function (or constant) of the student's module that `item` grades.
+
+        The one whose returned value its failing check examined (`graded`, checks/graded.py);
+        for a function not written yet, the one its message names; for an error, the one whose
+        call raised; else the last whose value its checks `examined` (a test checks its helpers,
+        then what it claims). When no check saw a function's value (a test of values it made
+        itself): the one its message starts with, else the last of the functions it called first,
+        else the first its title names."""
         known = self.public_functions(item.config)
+
+        def public(name: str | None) -> str | None:
+            return name if name is not None and (not known or name in known) else None
+
+        if status == "not_implemented" and (named := _leading_function(message, known)):
+            return named
+        raised = _raising_call(item.config) if status == "error" else None
+        for name in (graded, raised, *examined[-1:]):
+            if public(name) is not None:
+                return public(name)
         named = _leading_function(message, known)
         if named is not None:
             return named
@@ -295,6 +326,7 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     config.stash[_WATCH] = watch
     config.pluginmanager.register(watch, "autograder-input-watch")
+    config.stash[_CHECKS].calls = watch.calls_of_test  # what the checks trace values to
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -629,10 +661,12 @@ def _outcome(
 
 
 def _title(item: pytest.Item) -> str:
-    """The first line of the test's docstring, or its name."""
+    """The first paragraph of the test's docstring on one line (a title that runs on to a
+    second line keeps it: its expected values are often there), or the test's name."""
     function = getattr(item, "function", None)
     doc = (getattr(function, "__doc__", None) or "").strip()
-    return doc.splitlines()[0] if doc else getattr(item, "originalname", item.name)
+    paragraph = re.split(r"\n\s*\n", doc, maxsplit=1)[0]
+    return " ".join(paragraph.split()) or getattr(item, "originalname", item.name)
 
 
 PARAMETER_CHARS = 40
@@ -655,7 +689,7 @@ def _short_value(value: Any) -> str:
     return short_repr(value, PARAMETER_CHARS)
 
 
-_LEADING_NAME = re.compile(r"`?([A-Za-z_][A-Za-z0-9_]*)`?(?=\(|\[|`| is | |$)")
+_LEADING_NAME = re.compile(r"`?([A-Za-z_][A-Za-z0-9_]*)`?(?=\(|\[|`|,| is | |$)")
 _CALLED_NAME = re.compile(r"(?<![\w.])([A-Za-z_][A-Za-z0-9_]*)(?=\()")
 
 
@@ -677,6 +711,17 @@ def _leading_function(
     if anywhere:
         return next((m for m in _CALLED_NAME.findall(text) if m in known), None)
     return None
+
+
+def _graded_function(error: BaseException | None) -> str | None:
+    """The function whose returned value the failed check examined (checks/graded.py)."""
+    return error.function if isinstance(error, CheckFailure) else None
+
+
+def _raising_call(config: pytest.Config) -> str | None:
+    """The student's function whose call, made by the running test, raised (the last such)."""
+    calls = input_watch(config).calls_of_test()
+    return next((call.name for call in reversed(calls) if call.raised), None)
 
 
 def _called_names(config: pytest.Config) -> list[str]:

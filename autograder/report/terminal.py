@@ -1,14 +1,19 @@
-"""The terminal's text: grade tables, the class table, `check`'s report, the validation table.
+"""The terminal's text: grade tables, the class table, `check`'s report, the validation table,
+the sample scores beside expected.toml's.
 
 Every renderer returns `printable` text: student names and messages may hold escape sequences
 that would rewrite the instructor's terminal (a fake score, a window title)."""
 
 from __future__ import annotations
 
+import functools
+import re
 import textwrap
 from collections import Counter
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from autograder.authoring.expected_update import number
 from autograder.grading.grouping import (
     SAME_CAUSE,
     Group,
@@ -17,7 +22,7 @@ from autograder.grading.grouping import (
     grouped,
     shown_causes,
 )
-from autograder.safe_text import printable, shorten
+from autograder.safe_text import printable
 from autograder.status_words import (
     SUBMISSION_WORDS,
     TEST_WORDS,
@@ -26,6 +31,7 @@ from autograder.status_words import (
 )
 
 if TYPE_CHECKING:  # validate imports the grading machinery: only its command needs it
+    from autograder.authoring.sample_scores import SampleScore
     from autograder.authoring.validate import CaseVerdict
     from autograder.course.rubric import AssignmentSpec
     from autograder.grading.results import SubmissionResult, TestOutcome
@@ -60,11 +66,25 @@ def wrap_message(message: str, indent: str, width: int = 100) -> list[str]:
     lines: list[str] = []
     for line in message.splitlines():
         pad = indent + " " * (len(line) - len(line.lstrip(" ")))
-        wrapped = textwrap.wrap(
-            line.strip(), width, initial_indent=pad, subsequent_indent=pad + "  "
+        wrap = functools.partial(
+            textwrap.wrap, width=width, initial_indent=pad, subsequent_indent=pad + "  "
         )
+        wrapped = _keeping_indices(line.strip(), wrap)
         lines.extend(wrapped or [pad.rstrip()])
     return lines
+
+
+_INDEX = re.compile(r"\[[^\[\]\n]{1,40}\]")
+"""A short bracketed group (an index `[7, 8]`, a short list): never split across lines."""
+_KEPT_SPACE = "\x00"
+
+
+def _keeping_indices(text: str, wrap: Callable[[str], list[str]]) -> list[str]:
+    """`wrap(text)` with no line break inside a short bracketed group."""
+    if _KEPT_SPACE in text:
+        return wrap(text)
+    joined = _INDEX.sub(lambda match: match.group().replace(" ", _KEPT_SPACE), text)
+    return [line.replace(_KEPT_SPACE, " ") for line in wrap(joined)]
 
 
 def render_grade_line(result: SubmissionResult) -> str:
@@ -121,15 +141,25 @@ def render_check(report: CheckReport, *, verbose: bool = False, function: str | 
         "(your code runs here as you, without the grader's sandbox: the grader isolates it)",
         "",
     ]
+    return printable("\n".join(lines + check_lines(report, verbose=verbose, function=function)))
+
+
+def check_lines(
+    report: CheckReport, *, verbose: bool = False, function: str | None = None
+) -> list[str]:
+    """The check's report below its heading (plain `pytest` in a released folder prints the
+    same lines, pytest_terminal.py); not yet made printable."""
+    lines: list[str] = []
     messages = {outcome.message for outcome in report.outcomes}
     if (
-        len(report.outcomes) > 1
+        function is None  # one function's tests: its own heading says they all erred alike
+        and len(report.outcomes) > 1
         and len(messages) == 1
         and report.count("error") == len(report.outcomes)
     ):
         lines += [f"  No public test could run: {messages.pop()}", ""]
         lines.append(f"{len(report.outcomes)} public tests: {len(report.outcomes)} ERROR")
-        return printable("\n".join(lines))
+        return lines
     present = {outcome.status for outcome in report.outcomes} - {"not_implemented"}
     width = max([7, *(len(STATUS_LABELS[s]) for s in present)])  # a column as wide as it needs
     indent = " " * (width + 6)
@@ -153,7 +183,7 @@ def render_check(report: CheckReport, *, verbose: bool = False, function: str | 
         lines.append(
             f"Every public test{which} passes. The grader runs more tests on other inputs."
         )
-    return printable("\n".join(lines))
+    return lines
 
 
 def _check_group(
@@ -175,8 +205,7 @@ def _check_group(
     if line is not None:
         lines.extend(wrap_message(f"what to fix first: {line}", "    "))
     for test, shown in zip(failing, shown_causes(failing, printed, group.name), strict=True):
-        label = STATUS_LABELS[test.status]
-        lines.append(f"    {label:<{width}}  {test.title}")
+        lines.extend(_titled(STATUS_LABELS[test.status], width, test.title, indent))
         message = shown.message if shown.message != fix else None
         if shown.message == fix and test is not failing[0]:
             message = SAME_CAUSE  # the message itself is what to fix first
@@ -193,25 +222,76 @@ def _check_group(
         )
     if verbose:
         label = STATUS_LABELS["passed"]
-        lines.extend(f"    {label:<{width}}  {test.title}" for test in group.with_status("passed"))
+        for test in group.with_status("passed"):
+            lines.extend(_titled(label, width, test.title, indent))
     return lines
 
 
+def _titled(label: str, width: int, title: str, indent: str, columns: int = 100) -> list[str]:
+    """A test's status and title, wrapped: the title's continuation two spaces further in than
+    the message below it, as a wrapped message's is."""
+    head = f"    {label:<{width}}  "
+    wrap = functools.partial(
+        textwrap.wrap, width=columns, initial_indent=head, subsequent_indent=indent + "  "
+    )
+    return _keeping_indices(title, wrap) or [head.rstrip()]
+
+
+HINT_COLUMN_WIDTH = 60
+"""The validation table's last column: a longer hint wraps under it, never cut."""
+
+
 def render_validation(verdicts: list[CaseVerdict]) -> str:
-    """The validation table: case, what it must score, its score, the hint it got, the verdict."""
+    """The validation table: case, what it must score, its score, the verdict, the hint it got
+    (whole, wrapped in its column), and each problem below its row."""
     width = max(len(v.name) for v in verdicts) + 2
     wide = max(len(v.expected) for v in verdicts) + 2
     rows = [f"{'case':<{width}}{'expected':<{wide}}{'score':>12}  {'verdict':<8}hint received"]
     rows.append("-" * len(rows[0]))
+    under_hint = " " * (width + wide + 12 + 2 + 8)
     for v in verdicts:
         verdict = "ok" if v.ok else "FAIL"
-        hint = shorten(v.hint, 60)
+        hint = textwrap.wrap(" ".join(v.hint.split()), HINT_COLUMN_WIDTH, break_long_words=False)
         score = f"{v.score:>6g} / {v.max_score:<3g}"
-        rows.append(f"{v.name:<{width}}{v.expected:<{wide}}{score}  {verdict:<8}{hint}")
+        first = f"{v.name:<{width}}{v.expected:<{wide}}{score}  {verdict:<8}{''.join(hint[:1])}"
+        rows.append(first.rstrip())
+        rows.extend(under_hint + line for line in hint[1:])
         for problem in (v.problem or "").splitlines():
             rows.append(f"{'':<{width}}  -> {problem}")
-        if v.name in ("independent corpus", "mutation testing"):  # validate's: the rate, whole
-            rows.append(f"{'':<{width}}  {v.hint}")
     failed = sum(not v.ok for v in verdicts)
     rows.append(f"{len(verdicts)} cases: {len(verdicts) - failed} as expected, {failed} not")
     return printable("\n".join(rows))
+
+
+def render_sample_scores_head(width: int) -> str:
+    """The head of `samples --scores`' table; `width` fits the longest sample's name."""
+    head = f"{'sample':<{width}}{'expected':>10}{'got':>10}{'difference':>12}  verdict"
+    return f"{head}\n{'-' * len(head)}"
+
+
+def render_sample_score(score: SampleScore, width: int) -> str:
+    """A sample's row: expected.toml's score, the one measured, the difference and the
+    verdict; below it, whatever else differs (a status, the parts lost, a missing `says`)."""
+    expected = number(score.sample.score)
+    if score.graded:
+        got, difference = number(score.result.score), number(score.difference)
+        difference = f"+{difference}" if score.difference > 0 else difference
+    else:
+        got, difference = "-", "-"
+    verdict = "ok" if score.agrees else "DIFFERS"
+    rows = [f"{score.sample.name:<{width}}{expected:>10}{got:>10}{difference:>12}  {verdict}"]
+    if not score.graded:
+        said = f": {score.result.message}" if score.result.message else ""
+        rows.append(f"  -> {submission_word(score.result)}{said}")
+    else:
+        if not score.lost_agrees:
+            rows.append(f"  -> {score.lost_difference()}")
+        if score.unsaid:
+            rows.append(f"  -> its feedback does not say {', '.join(map(repr, score.unsaid))}")
+    return printable("\n".join(rows))
+
+
+def render_sample_scores_tally(scores: list[SampleScore]) -> str:
+    """The table's last line: how many samples score what expected.toml says."""
+    agreeing = sum(score.agrees for score in scores)
+    return f"{len(scores)} samples: {agreeing} as expected.toml says, {len(scores) - agreeing} not"
