@@ -1,6 +1,9 @@
 """The grading page in headless Chromium: three answers graded with the keyboard alone, a rubric
 item applied to two and then changed, the new totals in the gradebook, the feedback and a Canvas
-file; a second grader's stale save shown as a conflict; axe-core finds nothing serious."""
+file; a second grader's stale save shown as a conflict; the same done with the mouse (Next and
+Previous, the list of answers and their status, the save's status beside Save, the rubric's
+levels on their lines, an answer left as released shown as none); axe-core finds nothing
+serious."""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ import contextlib
 import csv
 import io
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +24,16 @@ from autograder.after_grading.student_feedback import feedback_path
 from autograder.cli import main
 from autograder.course.course import Course
 from autograder.course.rubric import AssignmentSpec
+from autograder.grading.written_answers import ANSWER_PLACEHOLDER
+from autograder.manual.store import ManualStore
 from autograder.manual.totals import class_totals
+
+RUBRIC = (
+    "2: says a unit vector keeps only the direction,\n"
+    "    and why the length no longer matters.\n"
+    "1: says the length becomes one, not why.\n"
+    "0: missing."
+)
 
 
 def _open(context: Any, origin: str, token: str) -> tuple[Any, list[str]]:
@@ -36,8 +49,12 @@ def _open(context: Any, origin: str, token: str) -> tuple[Any, list[str]]:
 
 
 def _status(page: Any, text: str) -> None:
-    """Wait for the page's status line (no wait_for_function: the page's CSP forbids eval)."""
+    """Wait for the save's status beside Save (no wait_for_function: the CSP forbids eval)."""
     expect(page.locator("#status")).to_have_text(text)
+
+
+def _item_status(page: Any, text: str) -> None:
+    expect(page.locator("#item-status")).to_have_text(text)
 
 
 def _replace_value(page: Any, text: str) -> None:
@@ -59,7 +76,7 @@ def test_grading_with_the_keyboard_alone(
         keys.press("Tab")
         _replace_value(page, "2")
         keys.press("Enter")
-        _status(page, "Added rubric item: Keeps only the direction (2).")
+        _item_status(page, "Added rubric item: Keeps only the direction (2).")
         keys.press("1")  # applied to ada's answer, and saved
         _status(page, "Saved: ada, 2 points.")
         keys.press("j")
@@ -85,7 +102,7 @@ def test_grading_with_the_keyboard_alone(
         keys.press("r")
         _replace_value(page, "1.5")
         keys.press("Enter")
-        _status(page, "Saved item 1: 1.5 points; every answer it is applied to changed.")
+        _item_status(page, "Saved item 1: 1.5 points; every answer it is applied to changed.")
         (ARTIFACTS / "manual").mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "manual" / "grading-page.png"), full_page=True)
         assert errors == [] and refused == []
@@ -149,7 +166,7 @@ def test_the_grading_page_has_no_serious_accessibility_violation(
         page.keyboard.press("n")
         page.keyboard.type("An item")
         page.keyboard.press("Enter")
-        _status(page, "Added rubric item: An item (0).")
+        _item_status(page, "Added rubric item: An item (0).")
         page.keyboard.press("u")
         page.keyboard.press("u")  # cy: the hostile answer
         assert axe_violations(page) == []
@@ -158,3 +175,80 @@ def test_the_grading_page_has_no_serious_accessibility_violation(
         page.keyboard.press("p")
         outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
         assert outline == "solid"
+
+
+def test_grading_with_the_mouse_the_list_and_the_save_status(
+    tmp_path: Path, spec: AssignmentSpec
+) -> None:
+    out = build_class(tmp_path / "out")
+    with ManualStore(out) as store:  # ben handed the notebook back with the cell as released
+        store.record_answers("vectors", "ben", {"why_unit": f"{ANSWER_PLACEHOLDER}\n"})
+    levels = replace(spec, manual=(replace(spec.manual[0], rubric=RUBRIC),))
+    with grading_server(out, levels) as (origin, token), local_browser(origin) as (context, no):
+        page, errors = _open(context(), origin, token)
+        picks = page.locator("#answer-list button")
+        expect(picks).to_have_text(
+            ["ada: not graded yet", "ben: no answer (0 points)", "cy: not graded yet"]
+        )
+        expect(picks.nth(0)).to_have_attribute("aria-current", "true")
+        expect(page.locator("#save")).to_be_in_viewport()  # no scrolling to Save (1200 × 900)
+        expect(page.locator("#next")).to_be_in_viewport()
+        # the rubric's levels keep their lines (and the indent of a level's second line)
+        assert page.inner_text("#rubric-text") == RUBRIC
+        # Next and Previous, by the mouse; the buttons keep the focus to be pressed again
+        expect(page.locator("#previous")).to_be_disabled()
+        page.click("#next")
+        expect(page.locator("#answer-heading")).to_have_text("Answer 2: ben, Why unit vectors")
+        left = f"No answer: the answer was left as released (“{ANSWER_PLACEHOLDER}”) or blank"
+        expect(page.locator("#answer-text")).to_have_text(re.compile("^" + re.escape(left)))
+        expect(picks.nth(1)).to_have_attribute("aria-current", "true")
+        expect(picks.nth(0)).not_to_have_attribute("aria-current", "true")
+        expect(page.locator("#next")).to_be_focused()
+        page.click("#next")
+        expect(page.locator("#answer-heading")).to_have_text(re.compile("^Answer 3: cy"))
+        expect(page.locator("#next")).to_be_disabled()
+        page.click("#previous")
+        page.click("#previous")
+        expect(page.locator("#answer-heading")).to_have_text(re.compile("^Answer 1: ada"))
+        # the list opens any answer
+        picks.nth(2).click()
+        expect(page.locator("#answer-heading")).to_have_text(re.compile("^Answer 3: cy"))
+        # the save's status, beside Save, in a polite live region, where the grader looks
+        status = page.locator("#status")
+        assert (status.get_attribute("role"), status.get_attribute("aria-live")) == (
+            "status", "polite")  # fmt: skip
+        page.fill("#adjustment", "1")
+        _status(page, "Not saved yet.")
+        page.click("#save")
+        _status(page, "Saved: cy, 1 points.")
+        expect(status).to_be_in_viewport()
+        save, said = page.locator("#save").bounding_box(), status.bounding_box()
+        assert 0 <= said["x"] - (save["x"] + save["width"]) < 40  # just right of the button
+        middle = save["y"] + save["height"] / 2
+        assert said["y"] <= middle <= said["y"] + said["height"]  # on its line
+        expect(picks.nth(2)).to_have_text("cy: graded, 1 of 2")
+        expect(page.locator("#progress")).to_have_text(
+            "Answer 3 of 3; 1 graded, 1 with no answer (0 points), 1 not graded yet."
+        )
+        # what is typed and not saved stays with its answer, and the list says so
+        picks.nth(0).click()
+        page.fill("#comment", "Half done")
+        page.click("#next")
+        expect(picks.nth(0)).to_have_text("ada: not graded yet; changes not saved")
+        page.click("#previous")
+        expect(page.locator("#comment")).to_have_value("Half done")
+        _status(page, "Not saved yet: your changes to this answer were kept; save them with s.")
+        # the keys still work beside the buttons: u finds the one answer left to grade
+        page.locator("#answer").focus()
+        page.keyboard.press("j")
+        expect(page.locator("#answer-heading")).to_have_text(re.compile("^Answer 2: ben"))
+        page.keyboard.press("u")
+        expect(page.locator("#answer-heading")).to_have_text(re.compile("^Answer 1: ada"))
+        page.keyboard.press("s")
+        _status(page, "Saved: ada, 0 points.")
+        expect(picks.nth(0)).to_have_text("ada: graded, 0 of 2")
+        (ARTIFACTS / "manual").mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "manual" / "grading-page-list.png"), full_page=True)
+        assert axe_violations(page) == []
+        assert errors == [] and no == []
+    assert class_totals(out, spec)["ada"].manual[0].comment == "Half done"

@@ -77,7 +77,7 @@ def _record(folder: Path, answers: Mapping[str, str | None]) -> Path:
 def _grade(folder: Path, student: str, points: float, comment: str) -> None:
     with ManualStore(folder) as store:
         store.save_grade("vectors", student, PART, adjustment=points, comment=comment, items=(),
-                         version=0, grader="page")  # fmt: skip
+                         version=0, grader="page", max_points=2)  # fmt: skip
 
 
 def _snapshot(folder: Path) -> tuple[object, ...]:
@@ -337,7 +337,7 @@ def test_without_keys_a_cell_that_reads_as_two_students_is_refused(
     rows = [["assignment", "student", "part", "points"], ["vectors", "'=x", PART, "1"]]
     with pytest.raises(ConfigError) as raised:
         import_sheet(out, spec, _write(tmp_path / "hand.csv", rows), grader="sheet")
-    assert "hand.csv:2: the student cell may read '=x' or \"'=x\"" in str(raised.value)
+    assert "\nrow 2 (student '=x'): the student cell may read '=x' or \"'=x\"" in str(raised.value)
     rows[1][1] = "''=x"  # as the kit writes `'=x`: one reading only
     assert import_sheet(out, spec, _write(tmp_path / "hand.csv", rows), grader="s").changed == 1
     with ManualStore(out) as store:
@@ -377,8 +377,8 @@ def test_a_row_whose_answer_changed_after_the_export_is_a_conflict(
     with pytest.raises(ConfigError) as raised:
         import_sheet(out, spec, _write(tmp_path / "graded.csv", rows), grader="sheet")
     assert (
-        "graded.csv:2: '=ada' why_unit: the answer that counts changed after this sheet was "
-        "exported" in str(raised.value)
+        "\nrow 2 (student '=ada'): the answer to why_unit that counts changed after this sheet "
+        "was exported" in str(raised.value)
     )
     with ManualStore(out) as store:
         assert store.grades("vectors") == {}  # not even ben's

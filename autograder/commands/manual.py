@@ -1,19 +1,25 @@
 """`autograder manual`: written answers graded by people, and instructors' overrides.
 
 `export OUT --out SHEET`, `import OUT SHEET`, `serve OUT` (the grading page), `override OUT ...`
-and `history OUT`. The page needs the `manual` extra (Starlette, uvicorn, nh3)."""
+and `history OUT` (overrides and written-answer grades). The page needs the `manual` extra
+(Starlette, uvicorn, nh3)."""
 
 from __future__ import annotations
 
 import argparse
 import getpass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from autograder.after_grading.graded import graded_names
 from autograder.commands.common import EXIT_OK, Command, add_course, course_of
 from autograder.course.rubric import AssignmentSpec
 from autograder.errors import ConfigError
 from autograder.safe_text import printable
+
+if TYPE_CHECKING:
+    from autograder.manual.grade_history import GradeChange
+    from autograder.manual.store import OverrideChange
 
 INSTALL = (
     "the grading page needs the `manual` extra: pip install 'transformer-maths-autograder[manual]'"
@@ -51,7 +57,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     change.add_argument("--points", type=float, required=True)
     change.add_argument("--reason", required=True)
     change.set_defaults(run=run_override)
-    history = action("history", "list every override: who, when, what, before, after, why")
+    history = action(
+        "history",
+        "list every override and every change of a written answer's points: who, when, what, "
+        "before -> after, and why or how",
+    )
     history.set_defaults(run=run_history)
 
 
@@ -136,16 +146,31 @@ def run_history(args: argparse.Namespace) -> int:
 
     names = graded_names(args.folder, args.assignment)
     with ManualStore(args.folder) as store:
-        changes = [c for name in names for c in store.history(name)]
-    if not changes:
-        print("no overrides")
-    for c in changes:
-        before = "-" if c.before is None else f"{c.before:g}"
-        print(printable(
-            f"{c.at} {c.who}: {c.assignment} {c.student} {c.kind} {c.target}: "
-            f"{before} -> {c.after:g}: {c.reason}"
-        ))  # fmt: skip
+        lines = [(c.at, _override_line(c)) for name in names for c in store.history(name)]
+        lines += [(c.at, _grade_line(c)) for name in names for c in store.grade_history(name)]
+    if not lines:
+        print("no overrides and no written-answer grades")
+    for _, line in sorted(lines, key=lambda timed: timed[0]):  # stable: each kind in its order
+        print(printable(line))
     return EXIT_OK
+
+
+def _override_line(c: OverrideChange) -> str:
+    before = "-" if c.before is None else f"{c.before:g}"
+    return (
+        f"{c.at} {c.who}: {c.assignment} {c.student} {c.kind} {c.target}: "
+        f"{before} -> {c.after:g}: {c.reason}"
+    )
+
+
+def _grade_line(c: GradeChange) -> str:
+    def points(value: float | None) -> str:
+        return "not graded" if value is None else f"{value:g}"
+
+    return (
+        f"{c.at} {c.who}: {c.assignment} {c.student} written {c.part}: "
+        f"{points(c.before)} -> {points(c.after)}: {c.via}"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -158,7 +183,8 @@ COMMAND = Command(
     description="Written answers are captured when `grade` runs. `export OUT --out SHEET` "
     "and `import OUT SHEET`: grade them in a spreadsheet. `serve OUT`: a grading page on "
     "127.0.0.1 with reusable rubric items. `override OUT --assignment A --student S (--test "
-    "NODEID | --part PART) --points X --reason TEXT`, and `history OUT`: instructors' overrides.",
+    "NODEID | --part PART) --points X --reason TEXT`; `history OUT`: every override and every "
+    "change of a written answer's points (who, when, before -> after).",
     add_arguments=add_arguments,
     run=run,
 )

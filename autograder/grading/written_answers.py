@@ -7,7 +7,9 @@ The submission is read with the submission reader's own bounds (sizes, counts, d
 checks); whatever it holds, this never raises: an unreadable answer is a missing one.
 
 The answers go to a table of their own in the gradebook file, `manual_answers`, which
-autograder/manual/ (the people's grading) reads; this module is its only writer.
+autograder/manual/ (the people's grading) reads; this module is its only writer. An answer is
+kept as the student left it, the released placeholder included: `is_no_answer` tells, when the
+answers are read, that such an answer is none (so a gradebook captured before counts it so too).
 """
 
 from __future__ import annotations
@@ -23,6 +25,9 @@ from autograder.grading.gradebook import FILE_NAME
 from autograder.grading.submission import _read_capped, _read_folder, _read_zip
 from autograder.safe_text import storable
 
+ANSWER_PLACEHOLDER = "YOUR ANSWER HERE"
+"""The text of a written-answer cell in a released notebook (as nbgrader releases it too);
+autograder.authoring.notebook writes the same words, and a test holds the two equal."""
 MAX_ANSWER_CHARS = 64 * 1024
 """The most of an answer kept: a written explanation is a few paragraphs."""
 ANSWERS_SCHEMA = """
@@ -43,6 +48,15 @@ def read_answers(path: Path, spec: AssignmentSpec) -> dict[str, str | None]:
     except Exception:  # Ungradable, RecursionError, an OSError: the answers are missing
         files = {}
     return {part.name: _answer(part, files) for part in spec.manual}
+
+
+def is_no_answer(text: str | None) -> bool:
+    """`text` answers nothing: missing, blank, or the released placeholder left as it was
+    (spaces and line breaks aside)."""
+    if text is None:
+        return True
+    words = " ".join(text.split())
+    return words in ("", ANSWER_PLACEHOLDER)
 
 
 def _files(path: Path) -> dict[str, bytes]:

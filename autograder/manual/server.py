@@ -29,6 +29,10 @@ frame-ancestors 'none'), sends no referrer, and keeps other origins' windows awa
 
 Concurrent graders: each grade and rubric item has a version; a save naming a stale one is
 answered 409 with the current value, which the page shows beside the grader's own.
+
+Each answer comes with its status (STATUSES), which the page's list of answers shows: graded,
+not graded yet, not graded yet because the answer changed since its grade, or no answer (none
+in the submission, or the placeholder left as released: 0 points unless someone grades it).
 """
 
 from __future__ import annotations
@@ -58,10 +62,10 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from autograder.course.rubric import AssignmentSpec
+from autograder.grading.written_answers import ANSWER_PLACEHOLDER
 from autograder.manual.render import answer_html
 from autograder.manual.sheet import students_of
-from autograder.manual.store import Conflict, Grade, Item, ManualStore
-from autograder.manual.totals import grade_points
+from autograder.manual.store import Answer, Conflict, Grade, Item, ManualStore, grade_points
 from autograder.safe_text import storable
 
 TOKEN_HEADER = "x-autograder-token"
@@ -78,6 +82,18 @@ HEADERS = {
     "Cross-Origin-Opener-Policy": "same-origin",
     "Cross-Origin-Resource-Policy": "same-origin",
 }
+
+
+STATUSES = ("graded", "not_graded", "answer_changed", "no_answer")
+
+
+def answer_status(answer: Answer | None, grade: Grade | None) -> str:
+    """One of STATUSES: what the grader has left to do with an answer."""
+    if grade is not None and not grade.answer_changed:
+        return "graded"
+    if answer is not None and answer.text is None:
+        return "no_answer"  # as the totals count it: 0 points, nothing to wait for
+    return "answer_changed" if grade is not None else "not_graded"
 
 
 def new_token() -> str:
@@ -101,18 +117,23 @@ def create_app(
         for part in spec.manual:
             for student in students_of(folder, spec):
                 answer = answers.get((student, part.name))
+                grade = grades.get((student, part.name))
                 text = answer.text if answer else None
                 listed.append({
                     "student": student,
                     "part": part.name,
                     "html": None if text is None else answer_html(text),
                     "truncated": bool(answer and answer.truncated),
-                    "grade": _grade_json(grades.get((student, part.name)), items, part.points),
+                    "captured": answer is not None,
+                    "left_as_released": bool(answer and answer.left_as_released),
+                    "status": answer_status(answer, grade),
+                    "grade": _grade_json(grade, items, part.points),
                 })  # fmt: skip
         return JSONResponse({
             "assignment": spec.name,
             "title": spec.title,
             "grader": grader,
+            "placeholder": ANSWER_PLACEHOLDER,
             "parts": [{"name": p.name, "title": p.title, "max": p.points, "rubric": p.rubric}
                       for p in spec.manual],
             "items": [asdict(i) for i in items.values()],
@@ -138,7 +159,7 @@ def create_app(
             grade = store.save_grade(
                 spec.name, student, part.name, adjustment=adjustment,
                 comment=str(body.get("comment", "")), items=chosen, version=version,
-                grader=storable(str(body.get("grader") or grader)[:200]),
+                grader=_grader(body, grader), max_points=part.points,
             )  # fmt: skip
         except Conflict as conflict:
             current = conflict.current if isinstance(conflict.current, Grade) else None
@@ -166,7 +187,8 @@ def create_app(
             )
         try:
             item = store.save_item(spec.name, part.name, text=text, points=points,
-                                   item_id=item_id, version=version)  # fmt: skip
+                                   max_points=part.points, item_id=item_id, version=version,
+                                   grader=_grader(body, grader))  # fmt: skip
         except Conflict as conflict:
             current = conflict.current if isinstance(conflict.current, Item) else None
             return JSONResponse({"conflict": current and asdict(current)}, status_code=409)
@@ -229,6 +251,11 @@ def _grade_json(grade: Grade | None, items: dict[int, Item], most: float) -> dic
     if grade is None:
         return None
     return {**asdict(grade), "points": grade_points(grade, items, most)}
+
+
+def _grader(body: dict[str, Any], default: str) -> str:
+    """Who saves: the name typed on the page, else the one `manual serve` was given."""
+    return storable(str(body.get("grader") or default)[:200])
 
 
 def _number(value: object) -> float:

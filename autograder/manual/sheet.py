@@ -20,18 +20,22 @@ row's now, on a row that gives a grade, means the student's answer changed after
 conflict, like a stale version. A student cell naming another graded student than its key is an
 error, never a guess; so is a cell that reads as two graded students in a sheet without keys.
 
-Import: every row is checked before anything is written (points a number in [0, max] or blank,
-a known student and part, no (student, part) twice, a file within bounds); any error is a
-ConfigError naming each bad line, and nothing is written. Otherwise one transaction replaces the
-grades of the rows given: a row's points become the answer's whole grade (its rubric items are
-taken off). A row whose points and comment are unchanged (the comment read either way above)
-leaves its grade, items included, as it is, so exporting and importing is a no-op. Blank points
-on a row exported blank say nothing (the answer keeps whatever grade it has now); blank points
-on a row exported graded take the grade off. A row whose answer was graded again after the
-export (its version moved on, on the grading page or by another import) is a conflict: the
-import writes nothing and names the line, so a sheet never overwrites a newer grade. A sheet
-without the `version` and `key` columns (written by hand) never takes a grade off, and is
-checked against nothing.
+An answer left as released (the placeholder, or blank) is no answer, as the submission with
+none: its cell says so, and it counts 0 points unless its points are filled in.
+
+Import: every row is checked before anything is written (points a number in [0, max] or blank, a
+known student and part, no (student, part) twice, a file within bounds); any error is a
+ConfigError naming each bad row as a spreadsheet numbers it (the header is row 1; a cell's line
+breaks do not count) with its student, and nothing is written. Otherwise one transaction
+replaces the grades of the rows given: a row's points become the answer's whole grade (its
+rubric items are taken off). A row whose points and comment are unchanged (the comment read
+either way above) leaves its grade, items included, as it is, so exporting and importing is a
+no-op. Blank points on a row exported blank say nothing (the answer keeps whatever grade it has
+now); blank points on a row exported graded take the grade off. A row whose answer was graded
+again after the export (its version moved on, on the grading page or by another import) is a
+conflict: the import writes nothing and names the row, so a sheet never overwrites a newer
+grade. A sheet without the `version` and `key` columns (written by hand) never takes a grade
+off, and is checked against nothing.
 """
 
 from __future__ import annotations
@@ -47,10 +51,17 @@ from autograder.course.bounded_csv import Bounds, read_rows
 from autograder.course.rubric import AssignmentSpec, ManualPart
 from autograder.errors import ConfigError
 from autograder.grading.gradebook import Gradebook
-from autograder.grading.written_answers import MAX_ANSWER_CHARS
+from autograder.grading.written_answers import ANSWER_PLACEHOLDER, MAX_ANSWER_CHARS
 from autograder.manual.sheet_cells import read_cell, readings, sheet_cell
-from autograder.manual.store import Answer, Grade, Item, ManualStore, SheetConflict, answer_digest
-from autograder.manual.totals import grade_points
+from autograder.manual.store import (
+    Answer,
+    Grade,
+    Item,
+    ManualStore,
+    SheetConflict,
+    answer_digest,
+    grade_points,
+)
 
 COLUMNS = (
     "assignment", "student", "part", "max_points", "answer", "rubric", "points", "comment",
@@ -60,7 +71,13 @@ SHEET_ANSWER_CHARS = 30_000
 """The most of an answer the sheet holds: a spreadsheet cell's limit is 32,767 characters, and
 an answer of quotes doubles in CSV; the import reads no answer."""
 CUT = "\n[… cut here: the whole answer is on the grading page, `autograder manual serve`]"
-NO_ANSWER = "(no answer: the submission held none)"
+NO_ANSWER = "(no answer: the submission held none; 0 points unless you fill in points)"
+LEFT_AS_RELEASED = (
+    f"(no answer: left as released, “{ANSWER_PLACEHOLDER}” or blank; 0 points unless you fill "
+    "in points)"
+)
+NOT_CAPTURED = "(no answer was captured from this submission: not graded yet)"
+MAX_PROBLEMS_SHOWN = 20
 KEY_HEX_DIGITS = 24
 """96 bits of a row's key: no two rows of a class share one by chance."""
 SHEET_BOUNDS = Bounds(
@@ -106,8 +123,10 @@ def export_sheet(folder: Path, spec: AssignmentSpec, target: Path) -> int:
 
 def _answer_cell(answer: Answer | None) -> str:
     """The answer as the sheet shows it, cut to SHEET_ANSWER_CHARS (never inside an escape)."""
-    if answer is None or answer.text is None:
-        return NO_ANSWER
+    if answer is None:
+        return NOT_CAPTURED
+    if answer.text is None:
+        return LEFT_AS_RELEASED if answer.left_as_released else NO_ANSWER
     cell = sheet_cell(answer.text)
     if len(cell) <= SHEET_ANSWER_CHARS:
         return cell
@@ -168,7 +187,7 @@ def import_sheet(folder: Path, spec: AssignmentSpec, sheet: Path, *, grader: str
     header = [cell.strip().lower() for cell in rows[0].cells]
     missing = [c for c in ("student", "part", "points") if c not in header]
     if missing:
-        raise ConfigError(f"{sheet}:1: the header has no column {', '.join(missing)}")
+        raise ConfigError(f"{sheet}, row 1 (the header): no column {', '.join(missing)}")
     students = set(students_of(folder, spec))
     parts = {p.name: p for p in spec.manual}
     with ManualStore(folder) as store:
@@ -179,12 +198,12 @@ def import_sheet(folder: Path, spec: AssignmentSpec, sheet: Path, *, grader: str
     grades: list[_SheetRow] = []
     versions: dict[tuple[str, str], int] = {}
     has_versions = "version" in header
-    for row in rows[1:]:
+    for number, row in enumerate(rows[1:], start=2):  # a spreadsheet's row numbers
         if not any(cell.strip() for cell in row.cells):
             continue
         written = dict(zip(header, row.cells, strict=False))
         cells = {column: read_cell(cell) for column, cell in written.items()}
-        where = f"{sheet}:{row.line}"
+        where = _row(number, cells.get("student", ""))
         assignment = cells.get("assignment", spec.name).strip()
         if assignment != spec.name:
             problems.append(f"{where}: assignment {assignment[:80]!r} is not {spec.name!r}")
@@ -201,12 +220,12 @@ def import_sheet(folder: Path, spec: AssignmentSpec, sheet: Path, *, grader: str
             problems.append(f"{where}: {found}")
             continue
         student = found.student
+        where = _row(number, student)
         if (student, name) in seen:
-            problems.append(
-                f"{where}: {student[:80]!r} {name} is already on line {seen[student, name]}"
-            )
+            problems.append(f"{where}: {name} of {student[:80]!r} is already on row "
+                            f"{seen[student, name]}")  # fmt: skip
             continue
-        seen[student, name] = row.line
+        seen[student, name] = number
         written_points = cells.get("points", "").strip()
         points: float | None = None
         if written_points:
@@ -228,8 +247,8 @@ def import_sheet(folder: Path, spec: AssignmentSpec, sheet: Path, *, grader: str
             continue  # exported blank, left blank: the sheet says nothing of this answer
         if found.answer_changed:
             problems.append(
-                f"{where}: {student[:80]!r} {name}: the answer that counts changed after this "
-                "sheet was exported (a new submission); export the sheet again"
+                f"{where}: the answer to {name} that counts changed after this sheet was "
+                "exported (a new submission); export the sheet again"
             )
             continue
         if has_versions:
@@ -237,29 +256,42 @@ def import_sheet(folder: Path, spec: AssignmentSpec, sheet: Path, *, grader: str
         comment = written.get("comment", "")
         grades.append(_SheetRow(student, name, points, read_cell(comment), readings(comment)))
     if problems:
-        shown = problems[:20] + ([f"… and {len(problems) - 20} more"] if len(problems) > 20 else [])
         raise ConfigError(
-            f"{sheet}: {len(problems)} bad row(s), nothing was imported:\n" + "\n".join(shown)
+            f"{sheet}: {len(problems)} bad row(s), nothing was imported:\n" + _listed(problems)
         )
     with ManualStore(folder) as store:
         current = store.grades(spec.name)
         items = {i.id: i for i in store.items(spec.name)}
         changes = [(row.student, row.part, row.points, row.comment) for row in grades
                    if not _unchanged(row, current, items, parts)]  # fmt: skip
+        most = {name: part.points for name, part in parts.items()}
         try:
-            changed = store.replace_grades(spec.name, changes, grader, versions=versions)
+            changed = store.replace_grades(
+                spec.name, changes, grader, max_points=most, versions=versions
+            )
         except SheetConflict as conflict:
             lines = [
-                f"{sheet}:{seen[key]}: {key[0][:80]!r} {key[1]} was graded again after this "
-                f"sheet was exported (version {versions[key]} in the sheet, {now} now)"
-                for key, now in conflict.stale
+                f"{_row(seen[key], key[0])}: {key[1]} was graded again after this sheet was "
+                f"exported (version {versions[key]} in the sheet, {now} now)"
+                for key, now in sorted(conflict.stale, key=lambda stale: seen[stale[0]])
             ]
-            shown = lines[:20] + ([f"… and {len(lines) - 20} more"] if len(lines) > 20 else [])
             raise ConfigError(
                 f"{sheet}: {len(lines)} row(s) would overwrite a newer grade, nothing was "
-                "imported; export the sheet again and carry your changes over:\n" + "\n".join(shown)
+                "imported; export the sheet again and carry your changes over:\n" + _listed(lines)
             ) from None
     return Imported(len(grades), changed)
+
+
+def _row(number: int, student: str) -> str:
+    """Where a problem is, as a grader finds it in a spreadsheet: "row 7 (student 'ada')"."""
+    return f"row {number} (student {student.strip()[:80]!r})"
+
+
+def _listed(problems: list[str]) -> str:
+    shown = problems[:MAX_PROBLEMS_SHOWN]
+    if len(problems) > MAX_PROBLEMS_SHOWN:
+        shown.append(f"… and {len(problems) - MAX_PROBLEMS_SHOWN} more")
+    return "\n".join(shown)
 
 
 def _identify(

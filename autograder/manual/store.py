@@ -4,8 +4,12 @@ Tables: `manual_answers` (the text captured at grading time, or NULL when the su
 none: autograder.grading.written_answers writes it), `manual_grades` (one grade per answer, with
 a version that every save must name: a stale version is a conflict, never a silent overwrite),
 `manual_items` (reusable rubric items) and `manual_applied` (which item is applied to which
-answer), `overrides` (an instructor's points for one automatic test or part) and
-`override_history` (who, when, what, before, after, why).
+answer), `grade_history` (every change of a grade's points: grade_history.py), `overrides` (an
+instructor's points for one automatic test or part) and `override_history` (who, when, what,
+before, after, why).
+
+An answer left as released (the placeholder, or blank) is read as no answer (`text` None), here
+where every reader gets the answers: the page, the sheet and the totals alike.
 """
 
 from __future__ import annotations
@@ -21,12 +25,19 @@ from pathlib import Path
 from autograder.errors import AutograderError
 from autograder.grading.database import connect, write_transaction
 from autograder.grading.gradebook import FILE_NAME, Gradebook
-from autograder.grading.written_answers import ANSWERS_SCHEMA, record_answers
+from autograder.grading.written_answers import ANSWERS_SCHEMA, is_no_answer, record_answers
+from autograder.manual.grade_history import (
+    HISTORY_SCHEMA,
+    GradeChange,
+    grade_changes,
+    record_change,
+)
 from autograder.safe_text import storable
 
 MAX_COMMENT_CHARS = 8 * 1024
 
-SCHEMA = """
+SCHEMA = (
+    """
 CREATE TABLE IF NOT EXISTS manual_grades (
     assignment TEXT NOT NULL, student TEXT NOT NULL, part TEXT NOT NULL,
     adjustment REAL NOT NULL, comment TEXT NOT NULL, version INTEGER NOT NULL,
@@ -54,6 +65,8 @@ CREATE TABLE IF NOT EXISTS override_history (
     who TEXT NOT NULL, at TEXT NOT NULL, before REAL, after REAL NOT NULL, reason TEXT NOT NULL
 );
 """
+    + HISTORY_SCHEMA
+)
 
 
 class SheetConflict(AutograderError):
@@ -78,8 +91,10 @@ class Answer:
     student: str
     part: str
     text: str | None
-    """None: the submission held no answer."""
+    """None: the submission held no answer, or left it as released (see `left_as_released`)."""
     truncated: bool = False
+    left_as_released: bool = False
+    """The submission's answer was the released placeholder, or blank: no answer."""
 
 
 @dataclass(frozen=True)
@@ -132,6 +147,12 @@ class OverrideChange:
     reason: str
 
 
+def grade_points(grade: Grade, items: Mapping[int, Item], max_points: float) -> float:
+    """An answer's points: its adjustment plus its applied items, clamped to [0, max]."""
+    raw = grade.adjustment + sum(items[i].points for i in grade.items if i in items)
+    return min(max_points, max(0.0, round(raw, 6)))
+
+
 def answer_digest(answer: Answer | None) -> str:
     """What a grade remembers of the answer it was given to (the text of the attempt that
     counted then; "" for none)."""
@@ -139,6 +160,11 @@ def answer_digest(answer: Answer | None) -> str:
     if text is None:
         return ""
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _comment_note(current: Grade | None, comment: str) -> str:
+    changed = current is not None and current.comment != storable(comment[:MAX_COMMENT_CHARS])
+    return "; comment changed" if changed else ""
 
 
 def now() -> str:
@@ -196,17 +222,34 @@ class ManualStore:
             rows = db.execute(
                 query + " AND a.student = ? AND a.part = ?", (assignment, student, part)
             )
-        return {(s, p): Answer(s, p, a, bool(t)) for s, p, a, t in rows.fetchall()}
+        found = {}
+        for s, p, text, truncated in rows.fetchall():
+            unanswered = text is not None and is_no_answer(text)
+            found[s, p] = Answer(s, p, None if unanswered else text, bool(truncated), unanswered)
+        return found
 
     # grades and items
 
     def items(self, assignment: str) -> list[Item]:
-        rows = self._db.execute(
+        return self._items(self._db, assignment)
+
+    @staticmethod
+    def _items(db: sqlite3.Connection, assignment: str) -> list[Item]:
+        rows = db.execute(
             "SELECT id, part, text, points, version FROM manual_items WHERE assignment = ? "
             "ORDER BY id",
             (assignment,),
         )
         return [Item(*row) for row in rows.fetchall()]
+
+    def _points(
+        self, db: sqlite3.Connection, grade: Grade | None, assignment: str, max_points: float
+    ) -> float | None:
+        """The points every output shows for `grade` (None: not graded)."""
+        if grade is None or grade.answer_changed:
+            return None
+        items = {i.id: i for i in self._items(db, assignment)}
+        return grade_points(grade, items, max_points)
 
     def grades(self, assignment: str) -> dict[tuple[str, str], Grade]:
         applied: dict[tuple[str, str], list[int]] = {}
@@ -256,16 +299,26 @@ class ManualStore:
         items: tuple[int, ...],
         version: int,
         grader: str,
+        max_points: float,
     ) -> Grade:
-        """Write a grade seen at `version` (0: none yet); Conflict when another save came first."""
+        """Write a grade seen at `version` (0: none yet); Conflict when another save came first.
+        `max_points`: the part's, for the points the history records."""
         with self.transaction() as db:
             current = self._grade(db, assignment, student, part)
             if (current.version if current else 0) != version:
                 raise Conflict(current)
+            before = self._points(db, current, assignment, max_points)
             self._write_grade(db, assignment, student, part, adjustment, comment, items,
                               version + 1, grader)  # fmt: skip
             written = self._grade(db, assignment, student, part)
-        assert written is not None
+            assert written is not None
+            after = self._points(db, written, assignment, max_points)
+            same = current is not None and before == after and (current.items, current.comment) \
+                == (written.items, written.comment)  # fmt: skip
+            if not same:  # saved again as it was: nothing for the history
+                via = "grading page" + _comment_note(current, comment)
+                record_change(db, GradeChange(assignment, student, part, grader,
+                                              written.updated_at, before, after, via))  # fmt: skip
         return written
 
     def _write_grade(
@@ -292,12 +345,13 @@ class ManualStore:
         rows: list[tuple[str, str, float | None, str]],
         grader: str,
         *,
+        max_points: Mapping[str, float],
         versions: Mapping[tuple[str, str], int] | None = None,
     ) -> int:
         """The sheet's grades, in one transaction: (student, part, points or None, comment);
         None removes the grade (not graded). `versions`: the version each (student, part) had
         when the sheet was exported; SheetConflict, and nothing written, when any has moved
-        on. Returns how many answers changed."""
+        on. `max_points`: each part's, for the history. Returns how many answers changed."""
         changed = 0
         with self.transaction() as db:
             stale = []
@@ -310,27 +364,35 @@ class ManualStore:
                     stale.append(((student, part), now_version))
             if stale:
                 raise SheetConflict(tuple(stale))
+            at = now()
             for student, part, points, comment in rows:
                 current = self._grade(db, assignment, student, part)
                 key = (assignment, student, part)
+                before = self._points(db, current, assignment, max_points[part])
                 if points is None:
                     if current is not None:
                         db.execute("DELETE FROM manual_applied WHERE assignment = ? AND "
                                    "student = ? AND part = ?", key)  # fmt: skip
                         db.execute("DELETE FROM manual_grades WHERE assignment = ? AND "
                                    "student = ? AND part = ?", key)  # fmt: skip
+                        record_change(db, GradeChange(*key, grader, at, before, None,
+                                                      "sheet import: grade taken off"))  # fmt: skip
                         changed += 1
                     continue
                 version = (current.version if current else 0) + 1
                 self._write_grade(db, *key, points, comment, (), version, grader)
+                via = "sheet import" + _comment_note(current, comment)
+                record_change(db, GradeChange(*key, grader, at, before, points, via))
                 changed += 1
         return changed
 
     def save_item(
-        self, assignment: str, part: str, *, text: str, points: float,
-        item_id: int | None = None, version: int = 0,
+        self, assignment: str, part: str, *, text: str, points: float, max_points: float,
+        item_id: int | None = None, version: int = 0, grader: str = "",
     ) -> Item:  # fmt: skip
-        """Create an item (no id) or change one seen at `version` (Conflict when stale)."""
+        """Create an item (no id) or change one seen at `version` (Conflict when stale). New
+        points change every answer the item is applied to: each change goes to the history,
+        as `grader`'s (`max_points`: the part's)."""
         text = storable(text[:MAX_COMMENT_CHARS])
         with self.transaction() as db:
             if item_id is None:
@@ -348,15 +410,39 @@ class ManualStore:
                 ).fetchone()
                 if row is None or row[4] != version:
                     raise Conflict(Item(*row) if row else None)
+                graded = self._applied_grades(db, assignment, part, item_id)
+                before = {g.student: self._points(db, g, assignment, max_points) for g in graded}
                 db.execute(
                     "UPDATE manual_items SET text = ?, points = ?, version = ? WHERE id = ?",
                     (text, points, version + 1, item_id),
                 )
+                via = f"rubric item {item_id} ({row[2][:80]}): {row[3]:g} -> {points:g} points"
+                at = now()
+                for grade in graded:
+                    after = self._points(db, grade, assignment, max_points)
+                    if after == before[grade.student]:
+                        continue  # clamped, or graded for an earlier answer: no change shown
+                    record_change(db, GradeChange(assignment, grade.student, part,
+                                                  grader or "unknown", at,
+                                                  before[grade.student], after, via))  # fmt: skip
             row = db.execute(
                 "SELECT id, part, text, points, version FROM manual_items WHERE id = ?",
                 (item_id,),
             ).fetchone()
         return Item(*row)
+
+    def _applied_grades(
+        self, db: sqlite3.Connection, assignment: str, part: str, item_id: int
+    ) -> list[Grade]:
+        students = [s for (s,) in db.execute(
+            "SELECT student FROM manual_applied WHERE assignment = ? AND part = ? AND item = ? "
+            "ORDER BY student", (assignment, part, item_id)).fetchall()]  # fmt: skip
+        found = (self._grade(db, assignment, student, part) for student in students)
+        return [grade for grade in found if grade is not None]
+
+    def grade_history(self, assignment: str | None = None) -> list[GradeChange]:
+        """Every change of written-answer points (of `assignment`, when named), oldest first."""
+        return grade_changes(self._db, assignment)
 
     # overrides
 

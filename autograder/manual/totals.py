@@ -4,7 +4,10 @@ automatic = the graded score with the instructor's overrides (a test's override 
 score; a part's override replaces the sum of its tests), less the late penalty (which applies
 to the automatic points alone, as it always has), never below 0; manual = the points people
 gave each written answer; total = automatic + manual. A manual part nobody has graded is "not
-graded yet": it counts in `ungraded`, never as 0.
+graded yet": it counts in `ungraded`, never as 0, and the totals that need it
+(`complete_manual_points`, `complete_total`) are None until it is graded. A part the student
+did not answer (no answer, or the released placeholder left as it was) counts 0 points unless
+people graded it anyway (as nbgrader does): it waits for nobody.
 """
 
 from __future__ import annotations
@@ -15,9 +18,12 @@ from pathlib import Path
 
 from autograder.course.rubric import AssignmentSpec
 from autograder.grading.gradebook import FILE_NAME, Entry, ExtraColumns, Gradebook
-from autograder.manual.store import Grade, Item, ManualStore, Override
+from autograder.manual.store import ManualStore, Override, grade_points
+
+__all__ = ["NOT_GRADED", "NO_ANSWER", "ManualMark", "Totals", "grade_points"]
 
 NOT_GRADED = "not graded yet"
+NO_ANSWER = "no answer"
 
 
 @dataclass(frozen=True)
@@ -26,8 +32,12 @@ class ManualMark:
     title: str
     max_points: float
     points: float | None
-    """None: not graded yet."""
+    """None: not graded yet. 0 for a part not answered that nobody graded."""
     comment: str = ""
+    no_answer: bool = False
+    """True: the answer captured from the submission is none (or the placeholder as released)
+    and nobody graded it, so its points are 0 without anyone's grade. A submission whose
+    answers were never captured waits for people instead."""
 
 
 @dataclass(frozen=True)
@@ -48,7 +58,13 @@ class Totals:
 
     @property
     def manual_points(self) -> float:
+        """The written answers' points graded so far (see `complete_manual_points`)."""
         return round(sum(m.points or 0.0 for m in self.manual), 6)
+
+    @property
+    def complete_manual_points(self) -> float | None:
+        """The written answers' points; None while any is not graded yet."""
+        return None if self.ungraded else self.manual_points
 
     @property
     def manual_max(self) -> float:
@@ -60,7 +76,15 @@ class Totals:
 
     @property
     def total(self) -> float:
+        """The total so far: the written answers not graded yet count nothing (see `ungraded`,
+        and `complete_total`)."""
         return round(self.final_automatic + self.manual_points, 6)
+
+    @property
+    def complete_total(self) -> float | None:
+        """The total; None while a written answer is not graded yet (never a total that
+        looks final but is not)."""
+        return None if self.ungraded else self.total
 
     @property
     def max_total(self) -> float:
@@ -69,7 +93,8 @@ class Totals:
 
 def csv_columns(totals: Mapping[str, Totals]) -> ExtraColumns:
     """The gradebook CSV's final scores with overrides, and a column per written answer ("not
-    graded yet" until people grade it, never 0), manual_points, total and max_total."""
+    graded yet" until people grade it, never 0), manual_points and total ("not graded yet" too
+    while any written answer is) and max_total."""
     first = next(iter(totals.values()), None)
     final = {student: t.final_automatic for student, t in totals.items()}
     if first is None or not first.manual:
@@ -77,16 +102,12 @@ def csv_columns(totals: Mapping[str, Totals]) -> ExtraColumns:
     header = (*(m.part for m in first.manual), "manual_points", "total", "max_total")
     cells = {
         student: (*(NOT_GRADED if m.points is None else m.points for m in t.manual),
-                  t.manual_points, t.total, t.max_total)
+                  *(NOT_GRADED if x is None else x for x in (t.complete_manual_points,
+                                                             t.complete_total)),
+                  t.max_total)
         for student, t in totals.items()
     }  # fmt: skip
     return ExtraColumns(final, header, cells)
-
-
-def grade_points(grade: Grade, items: dict[int, Item], max_points: float) -> float:
-    """An answer's points: its adjustment plus its applied items, clamped to [0, max]."""
-    raw = grade.adjustment + sum(items[i].points for i in grade.items if i in items)
-    return min(max_points, max(0.0, round(raw, 6)))
 
 
 def automatic_with_overrides(entry: Entry, overrides: Sequence[Override]) -> float:
@@ -109,6 +130,7 @@ def assignment_totals(
 ) -> dict[str, Totals]:
     """Every entry's Totals, by student (`store` None: no manual tables yet)."""
     grades = store.grades(spec.name) if store else {}
+    answers = store.answers(spec.name) if store else {}
     items = {i.id: i for i in store.items(spec.name)} if store else {}
     overrides = store.overrides(spec.name) if store else {}
     found = {}
@@ -119,9 +141,13 @@ def assignment_totals(
             grade = grades.get((entry.student, part.name))
             if grade is not None and grade.answer_changed:
                 grade = None  # given to another answer than the one that counts now
+            answer = answers.get((entry.student, part.name))
             points = None if grade is None else grade_points(grade, items, part.points)
+            no_answer = points is None and answer is not None and answer.text is None
+            if no_answer:
+                points = 0.0  # nothing to grade: no answer is worth no points
             comment = grade.comment if grade else ""
-            marks.append(ManualMark(part.name, part.title, part.points, points, comment))
+            marks.append(ManualMark(part.name, part.title, part.points, points, comment, no_answer))
         found[entry.student] = Totals(
             student=entry.student,
             status=entry.result.status,

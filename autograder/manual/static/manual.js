@@ -1,5 +1,5 @@
-// The grading page: one answer at a time, keyboard first. Student text is only ever set as
-// textContent; an answer's HTML comes sanitised from the server (render.py).
+// The grading page: one answer at a time, a list of them all with their status, keyboard first.
+// Student text is only ever set as textContent; an answer's HTML comes sanitised from the server.
 "use strict";
 
 // The token: from the address once (?token=, as `manual serve` printed it), then from this
@@ -23,8 +23,11 @@ const $ = (id) => document.getElementById(id);
 let data = null;
 let index = 0;
 let pending = null; // the save that met a conflict: what this grader wanted
+const drafts = new Map(); // answer's key → the grade typed for it and not saved yet
 
+// The save's outcome, beside the Save button; the rubric items' own, beside them.
 function say(text) { $("status").textContent = text; }
+function sayItem(text) { $("item-status").textContent = text; }
 
 async function post(path, body) {
   const response = await fetch(path, {
@@ -49,6 +52,7 @@ async function load(keep) {
   $("title").textContent = `Written answers: ${data.title} (${data.assignment})`;
   document.title = `Grading written answers: ${data.title} (${data.assignment})`;
   if (!keep) index = 0;
+  index = Math.min(index, Math.max(0, data.answers.length - 1));
   show();
 }
 
@@ -56,6 +60,7 @@ function current() { return data.answers[index]; }
 function part(name) { return data.parts.find((p) => p.name === name); }
 function itemsOf(name) { return data.items.filter((i) => i.part === name); }
 function fmt(x) { return String(Math.round(x * 1000) / 1000); }
+function keyOf(answer) { return JSON.stringify([answer.student, answer.part]); }
 
 function pointsOf(answer, adjustment, applied) {
   const max = part(answer.part).max;
@@ -68,16 +73,71 @@ function chosenItems() {
   return [...document.querySelectorAll("#applied input:checked")].map((box) => Number(box.value));
 }
 
-function isGraded(answer) {
-  return Boolean(answer.grade) && !answer.grade.answer_changed;
+function isGraded(answer) { return answer.status === "graded"; }
+function needsGrade(answer) { return answer.status === "not_graded" || answer.status === "answer_changed"; }
+
+function statusText(answer) {
+  if (answer.status === "graded") {
+    return `graded, ${fmt(answer.grade.points)} of ${fmt(part(answer.part).max)}`;
+  }
+  if (answer.status === "no_answer") return "no answer (0 points)";
+  if (answer.status === "answer_changed") return "not graded yet (answer changed)";
+  return "not graded yet";
+}
+
+// What the form holds, and whether it differs from the saved grade.
+function typed() {
+  return {
+    adjustment: Number($("adjustment").value) || 0,
+    comment: $("comment").value,
+    items: chosenItems(),
+  };
+}
+
+function differsFromSaved(answer) {
+  const grade = answer.grade;
+  const now = typed();
+  const saved = grade ? grade.items : [];
+  return now.adjustment !== (grade ? grade.adjustment : 0) ||
+    now.comment !== (grade ? grade.comment : "") ||
+    now.items.length !== saved.length || now.items.some((id) => !saved.includes(id));
+}
+
+function keepDraft() {
+  if (!data || !data.answers.length) return;
+  const answer = current();
+  if (differsFromSaved(answer)) drafts.set(keyOf(answer), typed());
+  else drafts.delete(keyOf(answer));
+}
+
+const NOT_SAVED = "Not saved yet.";
+
+function edited() {
+  showPoints();
+  const changed = differsFromSaved(current());
+  const now = $("status").textContent;
+  if (changed && now !== NOT_SAVED) say(NOT_SAVED);
+  if (!changed && now === NOT_SAVED) say("");
 }
 
 function showPoints() {
   const answer = current();
   const adjustment = Number($("adjustment").value) || 0;
   const points = pointsOf(answer, adjustment, chosenItems());
-  $("points").textContent = `Points: ${fmt(points)} of ${fmt(part(answer.part).max)}` +
-    (isGraded(answer) ? "" : " (not saved: not graded yet)");
+  const note = isGraded(answer) ? "" : answer.status === "no_answer"
+    ? " (nothing saved: no answer counts 0 points)" : " (not saved: not graded yet)";
+  $("points").textContent = `Points: ${fmt(points)} of ${fmt(part(answer.part).max)}${note}`;
+}
+
+function missingText(answer) {
+  if (!answer.captured) {
+    return "No answer was captured from this submission: it waits for a grade like any other.";
+  }
+  if (answer.left_as_released) {
+    return `No answer: the answer was left as released (“${data.placeholder}”) or blank. ` +
+      "It counts 0 points unless you save a grade.";
+  }
+  return "No answer: the submission held none. It counts 0 points unless you save a grade.";
 }
 
 function show() {
@@ -88,26 +148,37 @@ function show() {
   const answer = current();
   const spec = part(answer.part);
   const graded = data.answers.filter(isGraded).length;
+  const waiting = data.answers.filter(needsGrade).length;
+  const unanswered = data.answers.length - graded - waiting;
   $("progress").textContent =
     `Answer ${index + 1} of ${data.answers.length}; ${graded} graded, ` +
-    `${data.answers.length - graded} not graded yet.`;
+    (unanswered ? `${unanswered} with no answer (0 points), ` : "") +
+    `${waiting} not graded yet.`;
   $("answer-heading").textContent = `Answer ${index + 1}: ${answer.student}, ${spec.title}`;
+  const grader = answer.grade ? answer.grade.grader || "someone" : "";
+  const state = {
+    graded: `Graded by ${grader}.`,
+    answer_changed: `Graded by ${grader} for an earlier answer: the answer that counts has changed since, so it is not graded yet; save to grade this one.`,
+    no_answer: "No answer: 0 points unless you save a grade.",
+    not_graded: "Not graded yet.",
+  }[answer.status];
   $("answer-of").textContent = `Student ${answer.student}, part ${spec.name} ` +
-    `(${fmt(spec.max)} points). ` + (!answer.grade ? "Not graded yet." : answer.grade.answer_changed
-      ? `Graded by ${answer.grade.grader || "someone"} for an earlier answer: the answer that counts has changed since, so it is not graded yet; save to grade this one.`
-      : `Graded by ${answer.grade.grader || "someone"}.`);
+    `(${fmt(spec.max)} points). ${state}`;
   const box = $("answer-text");
   if (answer.html === null) {
-    box.textContent = "No answer: the submission held none.";
+    box.textContent = missingText(answer);
     box.className = "answer missing";
   } else {
     box.innerHTML = answer.html; // sanitised by the server (markdown-it without HTML, then nh3)
     box.className = "answer";
   }
-  $("rubric-text").textContent = `Rubric: ${spec.rubric}`;
+  $("rubric-text").textContent = spec.rubric.trim(); // its levels keep their lines (CSS)
   const grade = answer.grade;
-  $("adjustment").value = grade ? grade.adjustment : 0;
-  $("comment").value = grade ? grade.comment : "";
+  const draft = drafts.get(keyOf(answer));
+  const shown = draft || { adjustment: grade ? grade.adjustment : 0,
+    comment: grade ? grade.comment : "", items: grade ? grade.items : [] };
+  $("adjustment").value = shown.adjustment;
+  $("comment").value = shown.comment;
   if (!$("grader").value) $("grader").value = data.grader || "";
   const applied = $("applied");
   applied.replaceChildren();
@@ -117,8 +188,8 @@ function show() {
     input.type = "checkbox";
     input.id = `apply-${item.id}`;
     input.value = item.id;
-    input.checked = grade ? grade.items.includes(item.id) : false;
-    input.addEventListener("change", showPoints);
+    input.checked = shown.items.includes(item.id);
+    input.addEventListener("change", edited);
     const label = document.createElement("label");
     label.htmlFor = input.id;
     label.textContent = `${n + 1}. ${item.text} (${item.points >= 0 ? "+" : ""}${fmt(item.points)})`;
@@ -133,7 +204,37 @@ function show() {
   showItems(answer.part);
   $("conflict").hidden = true;
   pending = null;
+  $("previous").disabled = index === 0;
+  $("next").disabled = index === data.answers.length - 1;
+  say(draft ? "Not saved yet: your changes to this answer were kept; save them with s." : "");
   showPoints();
+  showList();
+}
+
+// Every answer with its status; the one shown is marked (aria-current).
+function showList() {
+  const list = $("answer-list");
+  list.replaceChildren();
+  const several = data.parts.length > 1;
+  data.answers.forEach((answer, n) => {
+    const li = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = `pick status-${answer.status}`;
+    if (n === index) button.setAttribute("aria-current", "true");
+    const who = document.createElement("span");
+    who.className = "who";
+    who.textContent = several ? `${answer.student}, ${answer.part}` : answer.student;
+    const state = document.createElement("span");
+    state.className = "state";
+    state.textContent = statusText(answer) +
+      (drafts.has(keyOf(answer)) ? "; changes not saved" : "");
+    button.append(who, ": ", state);
+    button.addEventListener("click", () => { go(n); $("answer").focus(); });
+    li.append(button);
+    list.append(li);
+  });
+  list.querySelector("[aria-current]")?.scrollIntoView({ block: "nearest" });
 }
 
 function showItems(partName) {
@@ -165,17 +266,20 @@ function showItems(partName) {
     form.append(textLabel, text, pointsLabel, points, " ", button);
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
-      const sent = { id: item.id, part: item.part, text: text.value, points: Number(points.value), version: item.version };
+      const sent = { id: item.id, part: item.part, text: text.value, points: Number(points.value),
+        version: item.version, grader: $("grader").value };
       const { status, payload } = await post("/api/item", sent);
       if (status === 200) {
+        keepDraft();
         await load(true);
         document.getElementById(`item-points-${item.id}`)?.focus();
-        say(`Saved item ${n + 1}: ${fmt(payload.item.points)} points; every answer it is applied to changed.`);
+        sayItem(`Saved item ${n + 1}: ${fmt(payload.item.points)} points; every answer it is applied to changed.`);
       } else if (status === 409) {
-        say(`Item ${n + 1} was changed by another grader: reloaded theirs.`);
+        keepDraft();
         await load(true);
+        sayItem(`Item ${n + 1} was changed by another grader: reloaded theirs.`);
       } else {
-        say(`Item not saved (${status}).`);
+        sayItem(`Item not saved (${status}).`);
       }
     });
     li.append(form);
@@ -188,17 +292,17 @@ async function save(version) {
   const mine = {
     student: answer.student,
     part: answer.part,
-    adjustment: Number($("adjustment").value) || 0,
-    comment: $("comment").value,
-    items: chosenItems(),
+    ...typed(),
     grader: $("grader").value,
     version: version ?? (answer.grade ? answer.grade.version : 0),
   };
+  say("Saving…");
   const { status, payload } = await post("/api/grade", mine);
   if (status === 200) {
     answer.grade = payload.grade;
+    answer.status = "graded";
+    drafts.delete(keyOf(answer));
     show();
-    $("answer").focus();
     say(`Saved: ${answer.student}, ${fmt(payload.grade.points)} points.`); // last: the work is done
     return true;
   }
@@ -220,6 +324,7 @@ async function save(version) {
 }
 
 $("keep-theirs").addEventListener("click", async () => {
+  drafts.delete(keyOf(current()));
   await load(true);
   $("answer").focus();
   say("Kept the other grader's grade.");
@@ -238,39 +343,65 @@ $("grade-form").addEventListener("submit", async (event) => {
   await save();
   $("answer").focus();
 });
-$("adjustment").addEventListener("input", showPoints);
+$("adjustment").addEventListener("input", edited);
+$("comment").addEventListener("input", edited);
 
 $("new-item").addEventListener("submit", async (event) => {
   event.preventDefault();
   const answer = current();
   const { status, payload } = await post("/api/item", {
     part: answer.part, text: $("new-text").value, points: Number($("new-points").value),
+    grader: $("grader").value,
   });
   if (status === 200) {
     $("new-text").value = "";
     $("new-points").value = 0;
+    keepDraft();
     await load(true);
     $("answer").focus();
-    say(`Added rubric item: ${payload.item.text} (${fmt(payload.item.points)}).`);
+    sayItem(`Added rubric item: ${payload.item.text} (${fmt(payload.item.points)}).`);
   } else {
-    say(`Item not added (${status}).`);
+    sayItem(`Item not added (${status}).`);
   }
 });
 
-function move(step) {
-  index = Math.min(data.answers.length - 1, Math.max(0, index + step));
+// Moving keeps what was typed and not saved with its answer (a draft), so nothing is lost.
+function go(n) {
+  keepDraft();
+  index = n;
   show();
-  $("answer").focus();
+}
+
+function move(step) {
+  const n = Math.min(data.answers.length - 1, Math.max(0, index + step));
+  if (n === index) {
+    say(step > 0 ? "This is the last answer." : "This is the first answer.");
+    return;
+  }
+  go(n);
 }
 
 function nextUngraded() {
   const count = data.answers.length;
   for (let k = 1; k <= count; k++) {
     const n = (index + k) % count;
-    if (!isGraded(data.answers[n])) { index = n; show(); $("answer").focus(); return; }
+    if (needsGrade(data.answers[n])) { go(n); return true; }
   }
   say("Every answer is graded.");
+  return false;
 }
+
+// The buttons keep the focus (press again to go on), unless they cannot be pressed again.
+function pressed(button, action) {
+  $(button).addEventListener("click", () => {
+    if (!data || !data.answers.length) return;
+    action();
+    if ($(button).disabled) $("answer").focus();
+  });
+}
+pressed("previous", () => move(-1));
+pressed("next", () => move(1));
+pressed("next-ungraded", nextUngraded);
 
 document.addEventListener("keydown", async (event) => {
   const target = event.target;
@@ -285,11 +416,14 @@ document.addEventListener("keydown", async (event) => {
     }
     return;
   }
-  if (event.ctrlKey || event.metaKey || event.altKey || !data) return;
+  if (event.ctrlKey || event.metaKey || event.altKey || !data || !data.answers.length) return;
   const key = event.key;
   const actions = {
-    j: () => move(1), ArrowRight: () => move(1), k: () => move(-1), ArrowLeft: () => move(-1),
-    u: nextUngraded,
+    j: () => { move(1); $("answer").focus(); },
+    ArrowRight: () => { move(1); $("answer").focus(); },
+    k: () => { move(-1); $("answer").focus(); },
+    ArrowLeft: () => { move(-1); $("answer").focus(); },
+    u: () => { nextUngraded(); $("answer").focus(); },
     s: async () => { await save(); $("answer").focus(); },
     p: () => $("adjustment").focus(),
     c: () => $("comment").focus(),
