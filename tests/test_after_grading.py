@@ -149,18 +149,22 @@ def test_no_hidden_test_input_reaches_any_feedback_file(
 
 
 def test_score_and_late_penalty(tmp_path: Path, spec: AssignmentSpec) -> None:
+    """The penalty is the rubric's now (25% of the 4 points a day, one day late), whatever
+    the entry recorded."""
     result = _result(tests=_result().tests[:2], score=2, max_score=4)
-    write_feedback([_entry(result, penalty=1)], _spec(spec, LatePolicy(DUE)), tmp_path, now=DUE)
+    automatic_only = replace(spec, late=LatePolicy(DUE, penalty_per_day=25), manual=())
+    write_feedback([_entry(result, penalty=0.5)], automatic_only, tmp_path, now=DUE)
     page = feedback_path(tmp_path, "vectors", "ada", ".md").read_text()
     assert "**Score: 1 of 4 points**" in page
-    assert "Late penalty: 1 points off 2 \\(final score 1\\)" not in page  # not over-escaped
-    assert "Late penalty: 1 points off 2 (final score 1)." in page
+    line = "Late penalty: 1 points off 2 (1 day late at 25% of the 4 points a day); final score 1."
+    assert line.replace("(", "\\(") not in page  # not over-escaped
+    assert line in page
     assert "Due 2026-11-20T23:59:00+00:00." in page
     assert "| numeric (6) | scale, normalise and cosine | 2 / 4 |" in page
     # before the results are released, with tests held back, the penalty is said, not its
     # points (they are capped by the score of the tests held back)
-    late = _spec(spec, LatePolicy(DUE))
-    write_feedback([_entry(_result(), penalty=1)], late, tmp_path, after_due=False, now=DUE)
+    late = _spec(spec, LatePolicy(DUE, penalty_per_day=25))
+    write_feedback([_entry(_result())], late, tmp_path, after_due=False, now=DUE)
     page = feedback_path(tmp_path, "vectors", "ada", ".md").read_text()
     assert "Submitted late: a late penalty applies, counted with every test's result." in page
     assert "1 points" not in page

@@ -82,7 +82,8 @@ def test_feedback_for_every_kind_of_submission(out: Path, course: Course) -> Non
     assert "(same cause as above)" in ben
     after = out / "after"
     _run("feedback", str(out), "--out", str(after), "--after-due", "--course", str(course.root))
-    assert "Score: 10 of 10 points" in feedback_path(after, "vectors", "dee").read_text()
+    # the final grade is out of the assignment's 12 points: 10 automatic, 2 written
+    assert "Score: 10 of 12 points" in feedback_path(after, "vectors", "dee").read_text()
 
 
 def test_every_kind_of_submission_keeps_its_source(out: Path, course: Course) -> None:
@@ -134,9 +135,10 @@ def test_lms_csv_for_the_class(out: Path, course: Course, tmp_path: Path) -> Non
     assert "(no column) for: series" in printed  # the course's other assignment, not graded
     rows = list(csv.reader(target.open(newline="")))
     assert rows[0][-1] == course.rubric.assignment("vectors").title  # one column per graded one
-    # vectors has a written part nobody has graded yet: blank cells, not a partial score
-    assert [row[-1] for row in rows[1:]] == ["", "", ""]
-    assert "2 cell(s) left blank until their written answers are graded" in printed
+    # vectors' written answer is left as released in these submissions: no answer, 0 points,
+    # and nothing for a TA to wait on, so the automatic points are the whole grade; Zoe has none
+    assert [row[-1] for row in rows[1:]] == ["10", "6", ""]
+    assert "left blank until their written answers are graded" not in printed
 
 
 def test_the_commands_refuse_what_they_cannot_use(tmp_path: Path, course: Course) -> None:

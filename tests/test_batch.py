@@ -83,7 +83,10 @@ def test_a_killed_batch_resumes_without_losing_or_repeating(
     after = rows(out)
     assert [student for student, _, _ in after] == sorted(p.stem for p in small_class.iterdir())
     assert {r for r in after if r[0] in {b[0] for b in before}} == set(before)  # not regraded
-    assert f"{len(before)} submission(s) already graded with this rubric: skipped" in second.stdout
+    assert (
+        f"{len(before)} submission(s) already graded with this rubric: current, not graded again"
+        in second.stdout
+    )
     assert len({run for student, run, _ in after if student not in {b[0] for b in before}}) == 1
 
 
@@ -181,11 +184,13 @@ def test_manifest_late_penalty_and_csv(
     with (tmp_path / "grades.csv").open() as handle:
         table = {row["student"]: row for row in csv.DictReader(handle)}
     assert (table["ada"]["late_penalty"], table["ada"]["final_score"]) == ("0.0", "10.0")
-    assert (table["ben"]["late_penalty"], table["ben"]["final_score"]) == ("2.0", "8.0")
+    # two days late: 10% a day of the assignment's 12 points (10 automatic, 2 written)
+    assert (table["ben"]["late_penalty"], table["ben"]["final_score"]) == ("2.4", "7.6")
     assert table["ben"]["numeric"] == "6.0" and table["ben"]["submitted_at"].startswith(
         "2026-12-03"
     )
-    assert '"score": 8.0' in (out / "vectors" / "ben.results.json").read_text()
+    assert '"score": 8.0' in (out / "vectors" / "ben.results.json").read_text()  # shown now
+    assert '"late_penalty": 2.4' in (out / "vectors" / "ben.json").read_text()
 
 
 def test_discover_rules(tmp_path: Path, course: Course, spec: AssignmentSpec) -> None:

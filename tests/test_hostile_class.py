@@ -738,7 +738,7 @@ def test_a_rerun_retries_grader_errors_and_skips_the_rest(
     capsys.readouterr()
     assert main(["grade", str(folder), "--out", str(out), "--jobs", "1", *chosen]) == 0
     printed = capsys.readouterr().out
-    assert "1 submission(s) already graded with this rubric: skipped" in printed
+    assert "1 submission(s) already graded with this rubric: current, not graded again" in printed
     assert {name: row["score"] for name, row in _rows(out).items()} == {"alice": FULL, "bob": FULL}
 
 

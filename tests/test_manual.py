@@ -165,15 +165,17 @@ def test_a_sheet_with_one_bad_row_writes_nothing_and_names_it(
         "points '-1' must be a number": ["vectors", "ben", "why_unit", "-1", ""],
         "no graded student 'zed'": ["vectors", "zed", "why_unit", "1", ""],
         "no manual part 'numeric'": ["vectors", "ben", "numeric", "1", ""],
-        "'ada' why_unit is already on line 2": good,
+        "why_unit of 'ada' is already on row 2": good,
         "assignment 'series' is not 'vectors'": ["series", "ben", "why_unit", "1", ""],
     }
     for message, bad in cases.items():
         sheet = _write_sheet(tmp_path / "sheet.csv", [good, bad])
         with pytest.raises(ConfigError) as raised:
             import_sheet(out, spec, sheet, grader="ta")
-        assert f"sheet.csv:3: {message}" in str(raised.value)
-        assert "nothing was imported" in str(raised.value)
+        assert (
+            f"sheet.csv: 1 bad row(s), nothing was imported:\nrow 3 (student '{bad[1]}'): "
+            f"{message}" in str(raised.value)
+        )
         with ManualStore(out) as store:
             assert store.grades("vectors") == {}  # not even line 2
 
@@ -250,9 +252,10 @@ def test_manual_points_flow_into_every_output(
     book = tmp_path / "book.csv"
     assert _run("gradebook", str(out), "--csv", str(book), *root)[0] == 0
     rows = list(csv.DictReader(book.open(newline="")))
-    assert [(r["student"], r["final_score"], r["why_unit"], r["total"]) for r in rows] == [
-        ("ada", "10.0", "2.0", "12.0"), ("ben", "8.0", "1.0", "9.0"),
-        ("cy", "4.0", "not graded yet", "4.0")]  # fmt: skip
+    # final_score is the final grade, written answers included: the LMS file's number
+    assert [(r["student"], r["final_score"], r["why_unit"], r["max_score"]) for r in rows] == [
+        ("ada", "12.0", "2.0", "12.0"), ("ben", "9.0", "1.0", "12.0"),
+        ("cy", "4.0", "not graded yet", "12.0")]  # fmt: skip
     roster = tmp_path / "roster.csv"
     roster.write_text(ROSTER)
     canvas = tmp_path / "canvas.csv"
@@ -271,18 +274,23 @@ def test_manual_points_flow_into_every_output(
         in ada
     )
     assert "Comment on Why unit vectors: Well put" in ada
-    assert "Total with the written answers: 12 / 12." in ada
+    assert "Score: 12 of 12 points" in ada
     ben = feedback_path(feedback, "vectors", "ben").read_text()
     assert "automatic points now 8 / 10" in ben
     cy = feedback_path(feedback, "vectors", "cy", ".md").read_text()
     assert "not graded yet" in cy
-    waiting = "(written answers not graded yet: 1, 2 points to come)"
-    assert f"Total with the written answers: 4 / 12 {waiting}." in cy
+    waiting = "(not graded yet: 1 written answer(s), 2 points to come)"
+    assert f"**Score: 4 of 12 points {waiting}**" in cy
     report = tmp_path / "report.html"
     assert _run("report", str(out), "--html", str(report), *root)[0] == 0
     page = report.read_text()
-    assert "<td>ben</td><td>8 / 10</td><td>1</td><td>why_unit: 1</td><td>9 / 12</td>" in page
-    assert "<td>cy</td><td>4 / 10</td><td></td><td>why_unit: not graded yet</td>" in page
+    assert (
+        "<td>ben</td><td>8 / 10</td><td>1</td><td>why_unit: 1</td><td></td><td>9 / 12</td>" in page
+    )
+    assert (
+        "<td>cy</td><td>4 / 10</td><td></td><td>why_unit: not graded yet</td><td></td>"
+        "<td>4 / 12 (incomplete)</td>" in page
+    )
 
 
 def test_serve_says_how_to_install_what_it_needs(

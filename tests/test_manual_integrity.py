@@ -39,7 +39,7 @@ def _write(path: Path, rows: list[list[str]]) -> Path:
 def _grade(out: Path, student: str, adjustment: float, version: int = 0) -> None:
     with ManualStore(out) as store:
         store.save_grade("vectors", student, "why_unit", adjustment=adjustment, comment="",
-                         items=(), version=version, grader="page")  # fmt: skip
+                         items=(), version=version, grader="page", max_points=2)  # fmt: skip
 
 
 def test_a_sheet_exported_before_a_save_cannot_overwrite_it(
@@ -58,7 +58,7 @@ def test_a_sheet_exported_before_a_save_cannot_overwrite_it(
         import_sheet(out, spec, _write(tmp_path / "edited.csv", rows), grader="sheet")
     message = str(raised.value)
     assert "1 row(s) would overwrite a newer grade, nothing was imported" in message
-    assert "edited.csv:3: 'ben' why_unit was graded again after this sheet was exported " \
+    assert "\nrow 3 (student 'ben'): why_unit was graded again after this sheet was exported " \
         "(version 0 in the sheet, 1 now)" in message  # fmt: skip
     totals = class_totals(out, spec)
     assert [totals[s].manual[0].points for s in ("ada", "ben", "cy")] == [2.0, 1.0, None]
@@ -208,9 +208,9 @@ def test_an_item_is_changed_only_within_its_part(tmp_path: Path) -> None:
     """Its points were checked against the maximum of the part the request named."""
     out = build_class(tmp_path / "out")
     with ManualStore(out) as store:
-        item = store.save_item("vectors", "why_unit", text="clear", points=1)
+        item = store.save_item("vectors", "why_unit", text="clear", points=1, max_points=2)
         with pytest.raises(Conflict):
-            store.save_item("vectors", "a_larger_part", text="clear", points=10,
+            store.save_item("vectors", "a_larger_part", text="clear", points=10, max_points=10,
                             item_id=item.id, version=item.version)  # fmt: skip
         assert store.items("vectors") == [item]
 
@@ -251,4 +251,4 @@ def test_before_the_due_date_the_written_answers_tell_no_automatic_total(
     [page] = write_feedback([ben], spec, tmp_path / "late", after_due=True, now=when,
                             totals=totals)  # fmt: skip
     late = page.with_suffix(".md").read_text(encoding="utf-8")
-    assert "Total with the written answers: 9.5 / 12." in late  # 6 + 2 overridden + 1.5
+    assert "**Score: 9.5 of 12 points**" in late  # 6 + 2 overridden + 1.5

@@ -35,12 +35,12 @@ def test_index_map_names_the_entry_of_the_whole_array() -> None:
     picked[0, 1] += 1
     with pytest.raises(CheckFailure) as failure:
         assert_close(picked, whole[corners], what="f(8, 16)", index_map=corners)
-    assert str(failure.value) == "f(8, 16)[7, 8] should be 120; yours is 121"
+    assert str(failure.value) == "f(8, 16), entry [7, 8] should be 120; yours is 121"
     row = whole[3, [2, 5, 9]].copy()
     row[2] = 0
-    with pytest.raises(CheckFailure, match=r"^f\[9\] should be 57; yours is 0$"):
+    with pytest.raises(CheckFailure, match=r"^f, entry \[9\] should be 57; yours is 0$"):
         assert_close(row, whole[3, [2, 5, 9]], what="f", index_map=([2, 5, 9],))
-    with pytest.raises(CheckFailure, match=r"^f\(8, 16\)\[0, 1\] should be"):
+    with pytest.raises(CheckFailure, match=r"^f\(8, 16\), entry \[0, 1\] should be"):
         assert_close(picked, whole[corners], what="f(8, 16)")  # without it: as before
 
 
@@ -101,7 +101,9 @@ RESULT = SubmissionResult(
 
 def test_feedback_groups_by_function_and_gives_a_hint_once() -> None:
     entry = Entry("ada", "hash", "run", RESULT, 0.0, None)
-    spec = type("Spec", (), {"title": "Vectors", "name": "vectors", "late": None, "parts": ()})
+    spec = type(
+        "Spec", (), {"title": "Vectors", "name": "vectors", "late": None, "parts": (), "manual": ()}
+    )
     sheet = make_sheet(entry, spec(), after_due=True, released=None)  # type: ignore[arg-type]
     assert [(g.name, g.summary) for g in sheet.groups] == [
         ("normalise", "2 failed"), ("scale", "1 passed"), ("cosine", "1 failed"),

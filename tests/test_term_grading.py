@@ -2,7 +2,9 @@
 student, a regrade refused by never_lower and one accepted, and an extension withdrawn.
 
 The samples score 6 (bug_normalise_by_sum, which fails the hidden random test) and 10
-(correct_vectorised) of 10; the rubric takes 10% of 10 points per started day late."""
+(correct_vectorised) of 10 automatic points; the assignment has 2 more points of written answers
+(which the samples leave unanswered), and the rubric takes 10% of those 12 points per started
+day late."""
 
 from __future__ import annotations
 
@@ -78,12 +80,15 @@ def test_a_term_with_an_extension_attempts_and_regrades(
     every_row = [*first_rows, ("ada", CORRECT, "2026-12-02T12:00:00+00:00")]  # 12 h late
     capsys.readouterr()
     _grade(course_copy, _manifest(tmp_path / "m2.csv", every_row, samples), out)
-    assert "3 submission(s) already graded with this rubric: skipped" in capsys.readouterr().out
+    assert (
+        "3 submission(s) already graded with this rubric: current, not graded again "
+        "(lateness is applied when grades are read" in capsys.readouterr().out
+    )
 
     # last_before_due: ada's on-time attempt counts; ben's second, on time by his extension
     assert _counted(out) == {"ada": (1, 6.0, 0.0, 6.0), "ben": (2, 10.0, 0.0, 10.0)}
     assert _all(out) == {
-        "ada": [(6.0, 0.0, True), (10.0, 1.0, False)],
+        "ada": [(6.0, 0.0, True), (10.0, 1.2, False)],
         "ben": [(6.0, 0.0, False), (10.0, 0.0, True)],
     }
     grades = tmp_path / "grades.csv"
@@ -98,8 +103,12 @@ def test_a_term_with_an_extension_attempts_and_regrades(
     common = [str(out), "--out", str(feedback), "--course", str(course_copy.root)]
     assert main(["feedback", *common, "--after-due"]) == 0
     ada = (feedback / "vectors" / "ada.md").read_text(encoding="utf-8")
-    assert "| 1 | 2026-12-01T12:00:00+00:00 | 6 of 10 points | this attempt counts |" in ada
-    assert "| 2 | 2026-12-02T12:00:00+00:00 | 9 of 10 points | does not count |" in ada
+    assert (
+        "| 1 | 2026-12-01T12:00:00+00:00 | 6 of 10 automatic points | this attempt counts |" in ada
+    )
+    assert (
+        "| 2 | 2026-12-02T12:00:00+00:00 | 8\\.8 of 10 automatic points | does not count |" in ada
+    )
     assert main(["feedback", *common, "--before-due"]) == 0
     ben = (feedback / "vectors" / "ben.md").read_text(encoding="utf-8")
     assert "Due 2026-12-03T23:59:00+00:00 (your extension)." in ben
@@ -154,6 +163,11 @@ def test_a_term_with_an_extension_attempts_and_regrades(
     extensions.write_text("student,extra_days,reason\n", encoding="utf-8")
     capsys.readouterr()
     _grade(course_copy, tmp_path / "m2.csv", out)
-    assert "4 submission(s) already graded with this rubric: skipped" in capsys.readouterr().out
-    assert _all(out)["ben"] == [(6.0, 0.0, True), (9.0, 2.0, False)]
+    printed = capsys.readouterr().out
+    assert "4 submission(s) already graded with this rubric: current, not graded again" in printed
+    assert (
+        "late penalty or counted attempt brought up to date with the late policy and extensions "
+        "now, without grading again: 1 student(s): ben" in printed
+    )
+    assert _all(out)["ben"] == [(6.0, 0.0, True), (9.0, 2.4, False)]
     assert _counted(out)["ben"] == (1, 6.0, 0.0, 6.0)

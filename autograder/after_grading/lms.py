@@ -10,11 +10,12 @@
   grade"; Moodle refuses grades above the item's maximum, so none is written.
 - `csv`: the roster's own columns and one column per assignment, for any other system.
 
-A graded or ungradable submission gives its total (autograder/manual/totals.py: the automatic
-score with instructors' overrides, less the late penalty, plus the points people gave written
-answers); while any written answer of a student's is not graded yet, the cell stays blank (a
-blank changes nothing in the LMS, where a partial score would look final) and the command says
-how many wait. A grader error, or no submission, gives a blank cell (`missing="zero"`
+A graded or ungradable submission gives its final grade (final_grade.py: the automatic points
+with instructors' overrides plus the points people gave written answers, less the late penalty
+of the rubric and extensions as they are now), out of the assignment's full points written in
+`Points Possible`; while any written answer of a student's is not graded yet, the cell stays
+blank (a blank changes nothing in the LMS, where a partial score would look final) and the
+command says how many wait. A grader error, or no submission, gives a blank cell (`missing="zero"`
 writes 0 for students without a submission). Every text
 cell is a `spreadsheet_cell`: nothing in the file starts like a formula.
 """
@@ -27,10 +28,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from autograder.after_grading.graded import graded_books
+from autograder.after_grading.final_grade import FinalGrade, class_grades, recorded_grade
+from autograder.after_grading.graded import current_books
 from autograder.after_grading.roster import Matching, Student, match, read_roster
 from autograder.grading.gradebook import Entry
-from autograder.manual.totals import Totals, class_totals
 from autograder.safe_text import spreadsheet_cell
 
 if TYPE_CHECKING:
@@ -49,8 +50,8 @@ class Column:
     heading: str
     points: float
     entries: Mapping[str, Entry]
-    totals: Mapping[str, Totals] | None = None
-    """Each student's totals with overrides and written answers (None: the entries' scores)."""
+    grades: Mapping[str, FinalGrade] | None = None
+    """Each student's final grade (None: the entries' scores as recorded)."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,8 @@ class GradeImport:
     """Assignments with a column: those graded into the gradebook."""
     ungraded: tuple[str, ...]
     """The course's assignments with no grades in the gradebook (no column)."""
+    assignments: tuple[str, ...] = ()
+    """The assignments with a column, by name."""
 
 
 def export_grades(
@@ -82,18 +85,18 @@ def export_grades(
     """Write the grade-import file for `lms` from the gradebook of `folder`: one column per
     graded assignment, one row per student of the `roster` file, matched by submission name."""
     students = read_roster(roster)
-    books = graded_books(folder, None)
+    books = current_books(folder, course)
     columns = []
     for name, entries in books.items():
         spec = course.rubric.assignment(name)
-        totals = class_totals(folder, spec)
+        grades = class_grades(folder, spec, entries)
         most = spec.max_score + sum(part.points for part in spec.manual)
-        columns.append(Column(spec.title, most, {e.student: e for e in entries}, totals))
+        columns.append(Column(spec.title, most, {e.student: e for e in entries}, grades))
     graded = {e.student for entries in books.values() for e in entries}
     matching = match(students, graded)
     ungraded = tuple(a.name for a in course.assignments if a.name not in books)
     export = write_lms_file(target, lms, matching, columns, missing=missing)
-    return GradeImport(export, matching, len(books), ungraded)
+    return GradeImport(export, matching, len(books), ungraded, tuple(books))
 
 
 def write_lms_file(
@@ -127,13 +130,10 @@ def write_lms_file(
         for student in matching.students:
             cells: list[object] = list(identity(student))
             for column in columns:
-                score = _score(column.entries.get(student.submission), missing)
-                totals = (column.totals or {}).get(student.submission or "")
-                if totals is not None and score != "" and totals.ungraded:
-                    score = ""  # told apart from the blanks below: people have yet to grade
+                score = _score(column, student.submission, missing)
+                if score is WAITING:  # told apart from the blanks below: people have yet to grade
+                    score = ""
                     waiting[column.heading].append(student.student_id)
-                elif totals is not None and score != "":
-                    score = _number(totals.total)
                 elif score == "":
                     blank[column.heading].append(student.student_id)
                 cells.append(score)
@@ -146,12 +146,22 @@ def write_lms_file(
     )
 
 
-def _score(entry: Entry | None, missing: str) -> object:
+WAITING = object()
+"""A cell left blank until people grade the student's written answers."""
+
+
+def _score(column: Column, submission: str | None, missing: str) -> object:
+    """A student's cell: their final grade, blank (or 0) without one, WAITING while a written
+    answer of theirs is not graded yet."""
+    entry = column.entries.get(submission or "")
     if entry is None:
         return 0 if missing == "zero" else ""
-    if entry.result.status == "grader_error":
+    grade = (column.grades or {}).get(entry.student) or recorded_grade(entry)
+    if not grade.graded:
         return ""
-    return _number(entry.final_score)
+    if grade.ungraded:
+        return WAITING
+    return _number(grade.final)
 
 
 def _number(value: float) -> object:

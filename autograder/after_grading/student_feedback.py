@@ -1,8 +1,9 @@
 """Each student's feedback, to hand back: one self-contained HTML file and its Markdown twin.
 
 Both show what the student may see at the time they are written (`visibility.student_view`):
-the score (all of it, or the tests shown so far and how many more are graded), the late
-penalty, the points per part, and each shown test with its message and hint. Before results
+the score (the final grade, final_grade.py, or the tests shown so far and how many more are
+graded), the late penalty of the rubric and extensions as they are now, the points per part
+(written answers included), and each shown test with its message and hint. Before results
 are released nothing on them depends on a hidden test, the attempt that counts and a pending
 grader error included (grading/before_release.py). Everything a student controls (their name,
 messages quoting their values, printed text) is escaped for where it goes; the HTML loads
@@ -18,6 +19,12 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
+from autograder.after_grading.final_grade import (
+    FinalGrade,
+    final_grade,
+    late_reason,
+    written_text,
+)
 from autograder.after_grading.visibility import (
     ShownTest,
     StudentView,
@@ -25,11 +32,10 @@ from autograder.after_grading.visibility import (
     student_view,
 )
 from autograder.course.rubric import AssignmentSpec
-from autograder.grading.attempts import counted_attempt, days_late
+from autograder.grading.attempts import counted_attempt
 from autograder.grading.before_release import as_seen
 from autograder.grading.gradebook import Entry
 from autograder.grading.grouping import FAILING, SAME_CAUSE, fix_first_line, grouped, shown_causes
-from autograder.manual.shown import feedback_lines, feedback_parts
 from autograder.manual.totals import Totals
 from autograder.safe_text import file_stem
 from autograder.status_words import TEST_WORDS, submission_word
@@ -126,7 +132,7 @@ def write_feedback(
     `after_due` None, the due date of the rubric's late policy decides (no due date: the tests
     shown after it stay held back). `attempts`: every attempt of each student
     (Gradebook.attempts), listed when a student made more than one. `totals` (by student)
-    add written answers and overrides."""
+    add written answers and overrides; the late penalty is the rubric's as it is now."""
     released = results_released_at(spec.late)
     if after_due is None:
         after_due = released is not None and now >= released
@@ -135,12 +141,10 @@ def write_feedback(
     for counted in entries:
         history = seen_attempts((attempts or {}).get(counted.student, ()), spec, after_due)
         entry = next((e for e in history if e.counted), None) or seen_entry(counted, after_due)
-        sheet = make_sheet(entry, spec, after_due=after_due, released=released)
+        grade = final_grade(entry, spec, (totals or {}).get(entry.student))
+        sheet = make_sheet(entry, spec, after_due=after_due, released=released, grade=grade)
         if len(history) > 1:
-            sheet = replace(sheet, attempts=attempt_lines(history, after_due=after_due))
-        if totals and entry.student in totals and entry.result.status != "grader_error":
-            complete = student_view(entry.result, after_due=after_due).complete
-            sheet = with_manual(sheet, totals[entry.student], complete=complete)
+            sheet = replace(sheet, attempts=attempt_lines(history, spec, after_due=after_due))
         page = feedback_path(folder, spec.name, entry.student)
         page.write_text(render_html(sheet), encoding="utf-8")
         markdown = feedback_path(folder, spec.name, entry.student, ".md")
@@ -161,13 +165,24 @@ def seen_attempts(history: Sequence[Entry], spec: AssignmentSpec, after_due: boo
     seen = [seen_entry(entry, after_due) for entry in history]
     if after_due or not seen:
         return seen
-    chosen = counted_attempt(seen, spec.attempts, spec.late, seen[0].student, released=False)
+    chosen = counted_attempt(
+        seen, spec.attempts, spec.late, seen[0].student, released=False,
+        written_max=sum(part.points for part in spec.manual),
+    )  # fmt: skip
     return [replace(entry, counted=entry.attempt == chosen.attempt) for entry in seen]
 
 
 def make_sheet(
-    entry: Entry, spec: AssignmentSpec, *, after_due: bool, released: datetime | None
+    entry: Entry,
+    spec: AssignmentSpec,
+    *,
+    after_due: bool,
+    released: datetime | None,
+    grade: FinalGrade | None = None,
 ) -> Sheet:
+    """`entry`'s sheet; `grade` its final grade (by default: final_grade without overrides,
+    every written answer not graded yet)."""
+    grade = grade or final_grade(entry, spec)
     result = entry.result
     view = student_view(result, after_due=after_due)
     title = f"{spec.title} ({spec.name})"
@@ -181,8 +196,14 @@ def make_sheet(
         lines.append(f"Status: {submission_word(result)}.")
         if result.status == "grader_error":
             lines.append("This is the grader's failure, not yours: it will be graded again.")
-        return Sheet(title, entry.student, headline, tuple(lines), (), (), result.notes, ())
-    headline = _headline(view, entry)
+            return Sheet(title, entry.student, headline, tuple(lines), (), (), result.notes, ())
+        if grade.written:  # people grade the written answers all the same
+            lines.append(f"{_headline(view, grade)}.")
+            lines += [_late_line(grade)] if grade.late_penalty else []
+            lines += _people_lines(grade, complete=True)
+        parts = _written_rows(grade)
+        return Sheet(title, entry.student, headline, tuple(lines), parts, (), result.notes, ())
+    headline = _headline(view, grade)
     lines.append(_status_line(view))
     if entry.submitted_at:
         lines.append(f"Submitted at {entry.submitted_at}.")
@@ -190,14 +211,13 @@ def make_sheet(
         own = spec.late.due_for(entry.student)
         yours = " (your extension)" if own != spec.late.due else ""
         lines.append(f"Due {own.isoformat()}{yours}.")
-    if (view.complete or after_due) and entry.late_penalty:
+    if (view.complete or after_due) and grade.late_penalty:
         lines.append(
-            f"Late penalty: {_fmt(entry.late_penalty)} points off {_fmt(result.score)} "
-            f"(final score {_fmt(entry.final_score)})."
+            _late_line(grade)
             if view.complete
-            else f"A late penalty of {_fmt(entry.late_penalty)} points applies."
+            else f"A late penalty of {_fmt(grade.late_penalty)} points applies."
         )
-    elif not (view.complete or after_due) and _submitted_late(entry, spec):
+    elif not (view.complete or after_due) and grade.days_late > 0:
         # how many points would say how the tests not shown yet went (it is capped by them)
         lines.append("Submitted late: a late penalty applies, counted with every test's result.")
     if not view.complete:
@@ -210,7 +230,8 @@ def make_sheet(
             f"{view.withheld} more tests ({_fmt(view.withheld_points)} points) are graded too; "
             f"their results are {when}."
         )
-    parts = _part_rows(spec, view)
+    lines += _people_lines(grade, complete=view.complete)
+    parts = (*_part_rows(spec, view), *_written_rows(grade))
     tests, groups = _grouped_tests(view.shown)
     if any(s.test.private and s.test.status != "passed" for s in view.shown):
         lines.append(
@@ -220,16 +241,22 @@ def make_sheet(
     return Sheet(title, entry.student, headline, tuple(lines), parts, tests, result.notes, groups)
 
 
-def attempt_lines(history: Sequence[Entry], *, after_due: bool) -> tuple[SheetAttempt, ...]:
-    """Each attempt's line in the history: its final score once every test is shown, before
-    that the points of the tests shown now (an earlier attempt tells no more than the last)."""
+def attempt_lines(
+    history: Sequence[Entry], spec: AssignmentSpec, *, after_due: bool
+) -> tuple[SheetAttempt, ...]:
+    """Each attempt's line in the history: once every test is shown, its automatic points
+    less their late penalty (final_grade.py; people grade the written answers of the attempt
+    that counts alone), before that the points of the tests shown now (an earlier attempt
+    tells no more than the last)."""
     lines = []
+    kind = "automatic points" if spec.manual else "points"
     for entry in history:
         view = student_view(entry.result, after_due=after_due)
         if entry.result.status != "graded":
             score = "not graded"
         elif view.complete:
-            score = f"{_fmt(entry.final_score)} of {_fmt(entry.result.max_score)} points"
+            final = final_grade(entry, spec).final
+            score = f"{_fmt(final)} of {_fmt(entry.result.max_score)} {kind}"
         else:
             shown, of = view.shown_score
             score = f"{_fmt(shown)} of {_fmt(of)} points on the tests shown now"
@@ -324,30 +351,65 @@ def _status_line(view: StudentView) -> str:
     return f"Status: {submission_word(shown)}: {tests} ran out of time (their points are lost)."
 
 
-def with_manual(sheet: Sheet, totals: Totals, *, complete: bool = True) -> Sheet:
-    """`sheet` with the written answers' points and comments, and instructors' overrides
-    (`complete` False: every test is not shown yet, and no automatic total is told)."""
-    return replace(
-        sheet,
-        lines=(*sheet.lines, *feedback_lines(totals, complete=complete)),
-        parts=(*sheet.parts, *feedback_parts(totals)),
+def _late_line(grade: FinalGrade) -> str:
+    return (
+        f"Late penalty: {_fmt(grade.late_penalty)} points off {_fmt(grade.earned)} "
+        f"({late_reason(grade)}); final score {_fmt(grade.final)}."
     )
 
 
-def _headline(view: StudentView, entry: Entry) -> str:
-    result = view.result
+def _people_lines(grade: FinalGrade, *, complete: bool) -> list[str]:
+    """The graders' comments and the instructor's overrides (their points only once every
+    test is shown: before, they would tell how the tests held back went), and the written
+    answers' points so far while the automatic ones are not all shown."""
+    lines = [f"Comment on {m.title}: {m.comment}" for m in grade.written if m.comment.strip()]
+    changed = f"Your instructor changed the automatic points of {len(grade.overridden)} test(s) "
+    if grade.overridden and complete:
+        lines.append(
+            f"{changed}or part(s); automatic points now {_fmt(grade.automatic)} / "
+            f"{_fmt(grade.automatic_max)}."
+        )
+    elif grade.overridden:
+        lines.append(f"{changed}or part(s); the points are shown with every test's result.")
+    if grade.written and not complete:
+        marked = [m for m in grade.written if m.points is not None]
+        line = (
+            f"Written answers: {_fmt(grade.written_points)} of "
+            f"{_fmt(sum(m.max_points for m in marked))} points graded so far"
+        )
+        if grade.ungraded:
+            line += f"; {_waiting(grade)}"
+        lines.append(line + ".")
+    return lines
+
+
+def _written_rows(grade: FinalGrade) -> tuple[tuple[str, str, str], ...]:
+    """(part, title, "points / of" or "not graded yet") of each written answer."""
+    return tuple(
+        (
+            f"{m.part} ({_fmt(m.max_points)}, graded by people)",
+            m.title,
+            written_text(m, out_of=True),
+        )
+        for m in grade.written
+    )
+
+
+def _waiting(grade: FinalGrade) -> str:
+    """How many written answers wait for people, and their points."""
+    points = sum(m.max_points for m in grade.ungraded)
+    return f"not graded yet: {len(grade.ungraded)} written answer(s), {_fmt(points)} points to come"
+
+
+def _headline(view: StudentView, grade: FinalGrade) -> str:
     if view.complete:
-        return f"Score: {_fmt(entry.final_score)} of {_fmt(result.max_score)} points"
+        line = f"Score: {_fmt(grade.final)} of {_fmt(grade.maximum)} points"
+        return line + (f" ({_waiting(grade)})" if grade.ungraded else "")
     shown, of = view.shown_score
     return (
         f"Score so far (tests shown now): {_fmt(shown)} of {_fmt(of)} points; "
         f"{_fmt(view.withheld_points)} more points are graded by tests not shown yet"
     )
-
-
-def _submitted_late(entry: Entry, spec: AssignmentSpec) -> bool:
-    when = datetime.fromisoformat(entry.submitted_at) if entry.submitted_at else None
-    return days_late(when, spec.late, entry.student) > 0
 
 
 def _fmt(points: float) -> str:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
-from autograder.after_grading.graded import graded_books
+from autograder.after_grading.graded import current_books, stale_rubric_notes
 from autograder.commands.common import EXIT_OK, Command, add_assignment, add_course, course_of
 from autograder.grading.gradebook import Gradebook
 from autograder.safe_text import file_stem, printable
@@ -38,7 +39,8 @@ def run(args: argparse.Namespace) -> int:
 
     course = course_of(args)
     now = datetime.now(timezone.utc)
-    for name, entries in graded_books(args.folder, args.assignment).items():
+    books = current_books(args.folder, course, args.assignment)
+    for name, entries in books.items():
         spec = course.rubric.assignment(name)
         totals = class_totals(args.folder, spec)
         with Gradebook(args.folder) as book:
@@ -54,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
         )
         folder = args.out / file_stem(name)
         print(printable(f"wrote {folder}/: feedback for {len(written)} students (HTML, Markdown)"))
+    for note in stale_rubric_notes(args.folder, course, books):
+        print(printable(f"autograder: warning: {note}"), file=sys.stderr)
     return EXIT_OK
 
 
@@ -61,7 +65,8 @@ COMMAND = Command(
     name="feedback",
     help="write each student's feedback to hand back: HTML and Markdown (instructors)",
     description="One self-contained HTML file and a Markdown twin per student and "
-    "assignment, in DIR/NAME/: score, late penalty, points per part, every test the "
+    "assignment, in DIR/NAME/: the final grade (the late policy and extensions as they are "
+    "now), late penalty, points per part, every test the "
     "student may see now with its message and hint. Tests shown after the due date are "
     "held back until the late policy's due date has passed (or with --after-due); hidden "
     "tests never show their inputs.",

@@ -12,7 +12,6 @@ from autograder.commands.common import COURSE_HELP, EXIT_OK, Command, course_of
 from autograder.commands.forms import add_forms
 from autograder.errors import ConfigError
 from autograder.grading.gradebook import Gradebook, merge
-from autograder.manual.totals import class_totals, csv_columns
 from autograder.report.long_list import beside, long_list
 from autograder.safe_text import printable
 
@@ -86,22 +85,21 @@ def run(args: argparse.Namespace) -> int:
             "usage: autograder gradebook OUT --csv FILE, or gradebook OUT --lms LMS --roster "
             "ROSTER --out FILE, or gradebook merge OUT1 OUT2 ... --out OUT"
         )
+    from autograder.after_grading.gradebook_csv import write_gradebook_csv
+
     course = course_of(args)
-    with Gradebook(folders[0]) as book:
-        names = list(book.assignments())
-        if not names:
-            raise ConfigError(f"{folders[0]} holds no grades yet")
-        parts = {
-            name: [part.name for part in course.rubric.assignment(name).parts] for name in names
-        }
-    extra = {
-        name: csv_columns(class_totals(folders[0], course.rubric.assignment(name)))
-        for name in names
-    }
-    with Gradebook(folders[0]) as book:
-        rows = book.export_csv(args.csv, parts=parts, extra=extra)
+    rows, names = write_gradebook_csv(folders[0], args.csv, course)
     print(f"wrote {rows} students ({', '.join(names)}) to {args.csv}")
+    _warn_stale(folders[0], course, names)
     return EXIT_OK
+
+
+def _warn_stale(folder: Path, course: Course, names: list[str]) -> None:
+    """Say which assignments' grades were made under other tests than the course's now."""
+    from autograder.after_grading.graded import stale_rubric_notes
+
+    for note in stale_rubric_notes(folder, course, names):
+        print(printable(f"autograder: warning: {note}"), file=sys.stderr)
 
 
 def run_merge(args: argparse.Namespace) -> int:
@@ -179,6 +177,7 @@ def _lms_file(args: argparse.Namespace, folder: Path) -> int:
                 f"{heading}: {len(failed)} grader error(s) left blank, regrade them: {listed}"
             ))  # fmt: skip
     _warn_before_release(folder, course)
+    _warn_stale(folder, course, list(done.assignments))
     return EXIT_OK
 
 
@@ -209,9 +208,12 @@ COMMAND = Command(
     name="gradebook",
     help="export a gradebook to CSV or an LMS's import file, or merge shard gradebooks",
     description="`gradebook OUT --csv FILE`: one row per student (status, score, late "
-    "penalty, final score, each part, each test). `gradebook OUT --lms canvas|moodle|csv "
-    "--roster ROSTER --out FILE`: the file the LMS's grade import reads, one row per roster "
-    "student, final scores. `gradebook OUT --changes [--assignment NAME] [--csv FILE]`: "
+    "penalty, final score, each part, each test, written answers). `gradebook OUT --lms "
+    "canvas|moodle|csv --roster ROSTER --out FILE`: the file the LMS's grade import reads, one "
+    "row per roster student, final scores. The final score is the same in both: automatic "
+    "points with overrides plus written answers, less the late penalty of the late policy and "
+    "extensions as they are when the command runs (a share of the assignment's full points "
+    "per day late). `gradebook OUT --changes [--assignment NAME] [--csv FILE]`: "
     "what the latest regrade changed, per student, before anything is published. "
     "`gradebook merge OUT1 OUT2 ... --out OUT`: merge shard "
     "gradebooks graded under the same rubric.",

@@ -27,7 +27,7 @@ from autograder.course.course import Course
 from autograder.course.rubric import AssignmentSpec, LatePolicy
 from autograder.gradescope.results import gradescope_results
 from autograder.grading.attempts import days_late
-from autograder.grading.batch import late_penalty
+from autograder.grading.batch import late_penalty, written_points
 from autograder.grading.runners import Runner
 from autograder.protocol.results import SubmissionResult
 
@@ -73,7 +73,7 @@ def grade(root: Path, assignment: str | None) -> tuple[SubmissionResult, Assignm
     submitted_at = _submitted_at(metadata)
     policy = own_late_policy(metadata, spec.late)
     student = _student(metadata)
-    penalty = late_penalty(result, submitted_at, policy, student)
+    penalty = late_penalty(result, submitted_at, policy, student, written_max=written_points(spec))
     when = submitted_at.isoformat() if submitted_at else None
     late = days_late(submitted_at, policy, student) > 0
     return replace(result, late_penalty=penalty, submitted_at=when), spec, late

@@ -29,13 +29,20 @@ def counted_attempt(
     student: str,
     *,
     released: bool = True,
+    written_max: float = 0.0,
 ) -> Entry:
     """The attempt of `attempts` (one student's, in time order, at least one) that counts;
-    `released` False: as a student may be told before results are released."""
+    `released` False: as a student may be told before results are released. "best" ranks by
+    the automatic points less their late penalty (`written_max`, the written parts' points,
+    is part of the maximum the penalty is a share of: after_grading/final_grade.py); people
+    grade the written answers of the counted attempt alone, so they rank no attempt."""
     if rule == "best":
         if released:
             return max(reversed(attempts), key=lambda entry: entry.final_score)
-        return max(reversed(attempts), key=lambda entry: _shown_final(entry, policy, student))
+        return max(
+            reversed(attempts),
+            key=lambda entry: _shown_final(entry, policy, student, written_max),
+        )
     if rule == "last_before_due" and policy is not None:
         deadline = policy.due_for(student) + timedelta(minutes=policy.grace_minutes)
         on_time = [e for e in attempts if _on_time(e, deadline)]
@@ -43,11 +50,13 @@ def counted_attempt(
     return attempts[-1]
 
 
-def _shown_final(entry: Entry, policy: LatePolicy | None, student: str) -> float:
+def _shown_final(
+    entry: Entry, policy: LatePolicy | None, student: str, written_max: float
+) -> float:
     """The points of the tests shown at once, less the penalty they would bear."""
     shown = shown_score(entry.result)
     when = datetime.fromisoformat(entry.submitted_at) if entry.submitted_at else None
-    penalty = penalty_for(shown, entry.result.max_score, when, policy, student)
+    penalty = penalty_for(shown, entry.result.max_score + written_max, when, policy, student)
     return max(0.0, round(shown - penalty, 6))
 
 
@@ -75,8 +84,10 @@ def penalty_for(
     policy: LatePolicy | None,
     student: str | None,
 ) -> float:
-    """Points off `score` for lateness: a share of the maximum per day late, or all of it
-    after the cut-off; never more than the score."""
+    """Points off `score` for lateness: `penalty_per_day` percent of `max_score` per started
+    day late, or all of `score` past the cut-off; never more than `score`. The final grade
+    (after_grading/final_grade.py) gives it the points earned and the assignment's full
+    points, written parts included."""
     days = days_late(submitted_at, policy, student)
     if days == 0 or policy is None:
         return 0.0

@@ -20,7 +20,7 @@ from pathlib import Path
 from autograder import __version__
 from autograder.course.assignment import Assignment
 from autograder.course.bounded_csv import Bounds, read_rows
-from autograder.course.rubric import LatePolicy
+from autograder.course.rubric import AssignmentSpec, LatePolicy
 from autograder.errors import ConfigError
 from autograder.grading.attempts import counted_attempt, penalty_for
 from autograder.grading.gradebook import Entry, Gradebook, attempt_key
@@ -64,6 +64,10 @@ class BatchSummary:
     unlisted: tuple[str, ...] = ()
     """Attempts in the gradebook of the students graded now that this run did not list
     ("STUDENT at TIME"): they still take part in choosing the attempt that counts."""
+    brought_up_to_date: tuple[str, ...] = ()
+    """Students not graded in this run whose recorded late penalty or counted attempt it
+    changed (an extension or the late policy changed since); the result files of those it
+    lists are rewritten."""
 
     @property
     def grader_errors(self) -> int:
@@ -198,12 +202,23 @@ def late_penalty(
     submitted_at: datetime | None,
     policy: LatePolicy | None,
     student: str | None = None,
+    *,
+    written_max: float = 0.0,
 ) -> float:
-    """Points off for lateness: a share of the maximum per day late, or all after the cut-off;
-    both count from `student`'s own due date (their extension, or the rubric's)."""
+    """Points off the automatic score for lateness, as `grade` records them beside a result:
+    a share of the assignment's full points (the automatic maximum plus `written_max`, the
+    written parts') per day late, or all after the cut-off; both count from `student`'s own
+    due date (their extension, or the rubric's). The grade every output shows is computed
+    again when read, written answers included (after_grading/final_grade.py)."""
     if result.status != "graded":
         return 0.0
-    return penalty_for(result.score, result.max_score, submitted_at, policy, student)
+    most = result.max_score + written_max
+    return penalty_for(result.score, most, submitted_at, policy, student)
+
+
+def written_points(spec: AssignmentSpec) -> float:
+    """The points of the assignment's written parts (graded by people)."""
+    return sum(part.points for part in spec.manual)
 
 
 DISK_FULL_RETRIES_S = (0.5, 1, 2, 4, 8, 15)
@@ -248,7 +263,8 @@ def grade_class(
 ) -> BatchSummary:
     """Grade every item (attempt) not already in the gradebook (all of them with `regrade`),
     then penalise every attempt in the gradebook by the late policy in force and count each
-    student's attempt by the rubric's rule (count_attempts): neither needs a regrade.
+    student's attempt by the rubric's rule (count_attempts): neither needs a regrade, and the
+    commands that read grades do the same before they read.
 
     `write_files(student, result)` writes a recorded result's files, if any, and returns the
     problems it met (autograder.report.batch writes them in the report formats); of a
@@ -286,7 +302,10 @@ def grade_class(
                 item = futures.pop(future)  # a finished result is not kept past its recording
                 graded_result, source = future.result()
                 result = replace(graded_result, submission=item.student)
-                penalty = late_penalty(result, item.submitted_at, spec.late, item.student)
+                penalty = late_penalty(
+                    result, item.submitted_at, spec.late, item.student,
+                    written_max=written_points(spec),
+                )  # fmt: skip
                 when = item.submitted_at.isoformat() if item.submitted_at else None
                 result = replace(result, late_penalty=penalty, submitted_at=when)
                 content = hashes.get((item.student, item.attempt), "")
@@ -305,9 +324,14 @@ def grade_class(
                     problems += write_files(item.student, result)
                 graded.append(entry)
                 on_result(entry, len(graded), len(todo))
-        count_attempts(book, assignment)
+        changed = count_attempts(book, spec)
+        listed = set(skipped)
+        for entry in changed:  # a result file of the student's latest attempt, if not new
+            if entry.student in listed and entry.attempt == latest[entry.student]:
+                problems += write_files(entry.student, entry.result)
         unlisted = unlisted_attempts(book, spec.name, items)
-    return BatchSummary(tuple(graded), skipped, tuple(problems), unlisted)
+    moved = tuple(sorted({entry.student for entry in changed} - {e.student for e in graded}))
+    return BatchSummary(tuple(graded), skipped, tuple(problems), unlisted, moved)
 
 
 def unlisted_attempts(book: Gradebook, assignment: str, items: Sequence[Item]) -> tuple[str, ...]:
@@ -325,22 +349,33 @@ def unlisted_attempts(book: Gradebook, assignment: str, items: Sequence[Item]) -
     )
 
 
-def count_attempts(book: Gradebook, assignment: Assignment) -> None:
-    """Give every attempt of `assignment` in `book` the late penalty of the policy in force
-    (each student's own due date) and count each student's attempt by the rubric's rule.
+def count_attempts(book: Gradebook, spec: AssignmentSpec) -> list[Entry]:
+    """Give every attempt of `spec`'s assignment in `book` the late penalty of the policy in
+    force (each student's own due date) and count each student's attempt by the rubric's rule.
     Penalties are computed here, from the recorded score and submission time, rather than
-    kept in the grading hash: granting or changing an extension changes the penalties at the
-    next `grade` run, without grading anyone again."""
-    spec = assignment.spec
+    kept in the grading hash: granting or changing an extension changes them at the next
+    `grade` run, or at the next read of the grades, without grading anyone again. Writes only
+    what changed; returns the attempts whose penalty changed, and the newly counted ones, as
+    they now stand."""
+    changed: dict[tuple[str, str], Entry] = {}
     for student, attempts in book.attempts(spec.name).items():
         penalised = []
         for entry in attempts:
             when = datetime.fromisoformat(entry.submitted_at) if entry.submitted_at else None
-            penalty = late_penalty(entry.result, when, spec.late, student)
+            penalty = late_penalty(
+                entry.result, when, spec.late, student, written_max=written_points(spec)
+            )
             if penalty != entry.late_penalty:
                 book.set_penalty(spec.name, student, entry.attempt, penalty)
-                entry = replace(entry, late_penalty=penalty)
+                entry = replace(
+                    entry, late_penalty=penalty, result=replace(entry.result, late_penalty=penalty)
+                )
+                changed[(student, entry.attempt)] = entry
             penalised.append(entry)
-        counted = counted_attempt(penalised, spec.attempts, spec.late, student)
+        counted = counted_attempt(
+            penalised, spec.attempts, spec.late, student, written_max=written_points(spec)
+        )
         if not counted.counted or sum(e.counted for e in penalised) != 1:
             book.set_counted(spec.name, student, counted.attempt)
+            changed[(student, counted.attempt)] = replace(counted, counted=True)
+    return list(changed.values())

@@ -147,12 +147,15 @@ def attempt_key(submitted_at: datetime | None) -> str:
 
 @dataclass(frozen=True)
 class ExtraColumns:
-    """What the gradebook file alone does not know, for export_csv: each student's final score
-    with overrides, and more columns (written answers) with their cells, by student."""
+    """What the gradebook file alone does not know, for export_csv: each student's cells that
+    replace the recorded ones, by column name (`replaced`: the late penalty and final score as
+    read now, after_grading/final_grade.py; `final_score`: that column alone), and more columns
+    with their cells, by student."""
 
     final_score: Mapping[str, float] = field(default_factory=dict)
     header: tuple[str, ...] = ()
     cells: Mapping[str, tuple[object, ...]] = field(default_factory=dict)
+    replaced: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
 
 
 class Gradebook:
@@ -364,6 +367,16 @@ class Gradebook:
         finally:
             self._connection.execute("DETACH DATABASE shard")
 
+    def graded_under_another_rubric(self, assignment: str, rubric_hash: str) -> list[str]:
+        """The students whose counted attempt of `assignment` was graded under another rubric,
+        tests or reference than `rubric_hash` names (the next `grade` grades them again)."""
+        rows = self._connection.execute(
+            "SELECT student FROM submissions WHERE assignment = ? AND counted = 1 "
+            "AND rubric_hash != ? ORDER BY student",
+            (assignment, rubric_hash),
+        )
+        return [row[0] for row in rows.fetchall()]
+
     def sources(self, assignment: str) -> dict[str, str]:
         """The module source of each student's counted attempt of `assignment` that could be
         read, by student."""
@@ -463,12 +476,14 @@ class Gradebook:
         extra: Mapping[str, ExtraColumns] | None = None,
     ) -> int:
         """One row per student: for each assignment (`parts`: assignment → its part names)
-        the status, score, late penalty, final score, each part and each test, side by side;
-        with one assignment the columns carry no prefix. No cell starts like a spreadsheet
-        formula (a student's name may be `=HYPERLINK(…)`). Returns the number of students.
+        the status, score, late penalty, final score, maximum, each part and each test, side by
+        side; with one assignment the columns carry no prefix. No cell starts like a
+        spreadsheet formula (a student's name may be `=HYPERLINK(…)`). Returns the number of
+        students.
 
-        `extra` (per assignment, from autograder/manual/totals.py) replaces final_score by the
-        one with instructors' overrides and adds the written answers' columns."""
+        `extra` (per assignment) replaces recorded cells by the grade as read now and adds
+        columns (after_grading/gradebook_csv.py); without it, the cells are as the last `grade`
+        run recorded them."""
         books = {name: self.entries(name) for name in parts}
         students = sorted({e.student for entries in books.values() for e in entries})
         header: list[str] = ["student"]
@@ -481,34 +496,40 @@ class Gradebook:
             more = (extra or {}).get(name, ExtraColumns())
             header += [prefix + field for field in [*fields, *more.header]]
             by_student = {e.student: e for e in entries}
-            columns.append((by_student, parts[name], tests, len(fields), more))
+            columns.append((by_student, parts[name], tests, more))
         with target.open("w", newline="", encoding="utf-8") as handle:
             writer = csv.writer(handle)
             writer.writerow([spreadsheet_cell(cell) for cell in header])
             for student in students:
                 row: list[object] = [student]
-                for by_student, part_names, tests, width, marks in columns:
+                for by_student, part_names, tests, more in columns:
                     e = by_student.get(student)
                     if e is None:
-                        row += [""] * (width + len(marks.header))
+                        row += [""] * (6 + len(part_names) + len(tests) + len(more.header))
                         continue
                     by_part = e.result.part_scores()
+                    cells: dict[str, object] = {
+                        "status": e.result.status, "score": e.result.score,
+                        "late_penalty": e.late_penalty, "final_score": e.final_score,
+                        "max_score": e.result.max_score, "submitted_at": e.submitted_at or "",
+                    }  # fmt: skip
+                    if student in more.final_score:
+                        cells["final_score"] = more.final_score[student]
+                    now = more.replaced.get(student, {})
+                    cells.update({key: now[key] for key in cells if key in now})
                     by_test = {t.name: t.score for t in e.result.tests}
                     row += [
-                        e.result.status, e.result.score, e.late_penalty, e.final_score,
-                        e.result.max_score, e.submitted_at or "",
+                        *cells.values(),
                         *[by_part.get(p, (0.0, 0.0))[0] for p in part_names],
                         *[by_test.get(name, "") for name in tests],
-                    ]  # fmt: skip
-                    if student in marks.final_score:
-                        row[-width + 3] = marks.final_score[student]
-                    if marks.header:
-                        row += list(marks.cells.get(student, [""] * len(marks.header)))
+                    ]
+                    if more.header:
+                        row += list(more.cells.get(student, [""] * len(more.header)))
                 writer.writerow(map(spreadsheet_cell, row))
         return len(students)
 
 
-PEOPLE_TABLES = ("manual_grades", "manual_items", "overrides")
+PEOPLE_TABLES = ("manual_grades", "manual_items", "overrides", "grade_history")
 """The tables of people's grading (autograder/manual/store.py) kept in the same file: made on
 the merged gradebook, never on a shard, so a shard holding any is refused by `merge`."""
 
@@ -613,10 +634,11 @@ def _refuse_disagreements(shards: list[_Shard]) -> None:
 
 def _signature(entries: list[Entry]) -> tuple[object, ...]:
     """What a student's attempts are, for comparing two shards: everything but the run that
-    graded them, how long it took and the isolation layers its machine had."""
+    graded them, how long it took, the isolation layers its machine had, and the late penalty
+    (read again from the rubric and extensions whenever grades are read:
+    after_grading/final_grade.py; two shards may have seen different extension files)."""
     return tuple(
-        (e.attempt, e.content_hash, e.submitted_at, e.late_penalty, e.counted,
-         _comparable(e.result))
+        (e.attempt, e.content_hash, e.submitted_at, e.counted, _comparable(e.result))
         for e in entries
     )  # fmt: skip
 
@@ -625,6 +647,7 @@ def _comparable(result: SubmissionResult) -> str:
     data = result.to_dict()
     data.pop("duration_s", None)
     data.pop("isolation", None)  # the machine's layers (a CPU cgroup or not), not the grade
+    data.pop("late_penalty", None)  # read again from the rubric as it is now
     data["tests"] = [{k: v for k, v in t.items() if k != "duration_s"} for t in data["tests"]]
     return json.dumps(data, sort_keys=True)
 
@@ -644,8 +667,8 @@ def _difference(first: list[Entry], second: list[Entry]) -> str:
                 f"different results of {name} ({entry.final_score:g} and "
                 f"{other.final_score:g} points)"
             )
-        if (entry.submitted_at, entry.late_penalty) != (other.submitted_at, other.late_penalty):
-            return f"different submission times or late penalties for {name}"
+        if entry.submitted_at != other.submitted_at:
+            return f"different submission times for {name}"
         if entry.counted != other.counted:
             return "a different attempt counted"
     return (

@@ -14,11 +14,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from autograder.after_grading.final_grade import FinalGrade, recorded_grade, written_text
 from autograder.after_grading.student_feedback import feedback_path
 from autograder.errors import AutograderError
 from autograder.grading.gradebook import Entry
-from autograder.manual.shown import report_section
-from autograder.manual.totals import Totals
 from autograder.safe_text import shorten
 from autograder.status_words import (
     SUBMISSION_MEANINGS,
@@ -87,11 +86,13 @@ def render_class_report(
     mistakes: Sequence[KnownMistake] = (),
     feedback_links: Mapping[str, str] | None = None,
     parts: Sequence[Part] = (),
-    totals: Mapping[str, Totals] | None = None,
+    grades: Mapping[str, FinalGrade] | None = None,
 ) -> str:
     """The report; `mistakes` to tally from the recorded hints, `feedback_links` (student →
-    relative address of their feedback file) for each student's row, and the rubric's `parts`
-    (their order and maxima; without them, the order the results name them in)."""
+    relative address of their feedback file) for each student's row, the rubric's `parts`
+    (their order and maxima; without them, the order the results name them in), and each
+    student's final grade (after_grading/final_grade.py; without them, the scores and late
+    penalties the last `grade` run recorded)."""
     try:
         import matplotlib
 
@@ -101,17 +102,18 @@ def render_class_report(
         raise AutograderError(
             "the class report needs matplotlib: pip install 'transformer-maths-autograder[report]'"
         ) from None
+    final = {_key(e): (grades or {}).get(e.student) or recorded_grade(e) for e in entries}
     graded = [e for e in entries if e.result.status == "graded"]
-    scores = [e.final_score for e in graded]
-    most = graded[0].result.max_score if graded else 0.0
+    scores = [final[_key(e)].final for e in graded]
+    most = final[_key(graded[0])].maximum if graded else 0.0
     columns = _part_columns(entries, parts)
     links = feedback_links or {}
-    body = [_section("summary", "Summary", _summary(entries, scores, most))]
-    body.append(_section("students", "Students", _students(entries, links, columns)))
+    body = [_section("summary", "Summary", _summary(entries, final, scores, most))]
+    body.append(_section("students", "Students", _students(entries, final, links, columns)))
     body.append(_section("histogram", "Score distribution", _histogram(plt, scores, most)))
-    if totals and any(t.manual or t.overridden for t in totals.values()):
-        heading = "Totals with written answers and overrides"
-        body.append(_section("totals", heading, report_section(totals)))
+    if any(g.written or g.overridden for g in final.values()):
+        heading = "Final grades with written answers and overrides"
+        body.append(_section("totals", heading, _totals(final)))
     body.append(
         _section("pass-rates", "Pass rate per part and per test", _pass_rates(plt, graded, columns))
     )
@@ -212,10 +214,20 @@ def _part_columns(entries: Sequence[Entry], parts: Sequence[Part]) -> list[PartC
     return columns + [PartColumn(name, None) for name in seen]
 
 
-def _students(entries: Sequence[Entry], links: Mapping[str, str], parts: list[PartColumn]) -> str:
+def _key(entry: Entry) -> tuple[str, str]:
+    """An entry's place among the report's (entries of several assignments may be given)."""
+    return entry.assignment, entry.student
+
+
+def _students(
+    entries: Sequence[Entry],
+    final: Mapping[tuple[str, str], FinalGrade],
+    links: Mapping[str, str],
+    parts: list[PartColumn],
+) -> str:
     if not entries:
         return "<p>None.</p>"
-    most = max(e.result.max_score for e in entries)
+    most = max(final[_key(e)].maximum for e in entries)
     head = ["student", "status", f"final score (of {most:g})", "late penalty"]
     head += [p.label for p in parts] + ["feedback"]
     rows = []
@@ -226,8 +238,8 @@ def _students(entries: Sequence[Entry], links: Mapping[str, str], parts: list[Pa
         cells = [
             name,
             html.escape(submission_word(entry.result)),
-            f"{entry.final_score:g}",
-            f"{entry.late_penalty:g}" if entry.late_penalty else "",
+            f"{final[_key(entry)].final:g}",
+            f"{final[_key(entry)].late_penalty:g}" if final[_key(entry)].late_penalty else "",
             *[f"{by_part[p.name][0]:g}" if p.name in by_part else "" for p in parts],
             f"<a href='{html.escape(link, quote=True)}'>feedback for {name}</a>" if link else "",
         ]
@@ -399,7 +411,33 @@ def _student_link(student: str, links: Mapping[str, str]) -> str:
     return f"<a href='{html.escape(link, quote=True)}'>{name}</a>" if link else name
 
 
-def _summary(entries: Sequence[Entry], scores: list[float], most: float) -> str:
+def _totals(final: Mapping[tuple[str, str], FinalGrade]) -> str:
+    """Each student's final grade with its pieces (final_grade.py), every student text
+    escaped: automatic points with overrides, written answers, late penalty."""
+    rows = []
+    for g in final.values():
+        written = ", ".join(f"{m.part}: {written_text(m, out_of=False)}" for m in g.written)
+        total = f"{g.final:g} / {g.maximum:g}" + (" (incomplete)" if g.ungraded else "")
+        cells = [g.student, f"{g.automatic:g} / {g.automatic_max:g}",
+                 str(len(g.overridden)) if g.overridden else "", written,
+                 f"{g.late_penalty:g}" if g.late_penalty else "", total]  # fmt: skip
+        rows.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>")
+    waiting = sum(1 for g in final.values() if g.ungraded)
+    head = "".join(
+        f"<th scope='col'>{h}</th>"
+        for h in ("student", "automatic, with overrides", "overrides", "written answers",
+                  "late penalty", "final grade")
+    )  # fmt: skip
+    note = f"<p>{waiting} student(s) have written answers not graded yet.</p>" if waiting else ""
+    return f"{note}<table id='totals'><tr>{head}</tr>{''.join(rows)}</table>"
+
+
+def _summary(
+    entries: Sequence[Entry],
+    final: Mapping[tuple[str, str], FinalGrade],
+    scores: list[float],
+    most: float,
+) -> str:
     counts = Counter(submission_status(e.result) for e in entries)
     rows = [["submissions", str(len(entries))]]
     rows += [
@@ -412,7 +450,9 @@ def _summary(entries: Sequence[Entry], scores: list[float], most: float) -> str:
             [f"mean final score (of the {len(scores)} scored)", f"{statistics.mean(scores):.1f} "
              f"of {most:g}"],
             ["median final score", f"{statistics.median(scores):.1f} of {most:g}"],
-            ["late penalties", str(sum(1 for e in entries if e.late_penalty))],
+            ["late penalties" + ("" if all(g.current for g in final.values()) else
+                                 " (as the last grade run recorded them)"),
+             str(sum(1 for g in final.values() if g.late_penalty))],
         ]  # fmt: skip
     return _table(["what", "how many"], rows, row_headers=True)
 
