@@ -107,7 +107,9 @@ BASE = "hidden tests pass"
 
 @pytest.fixture
 def late_spec(spec: AssignmentSpec) -> AssignmentSpec:
-    return replace(spec, late=POLICY, attempts="best")
+    """The fixture's assignment without its written part: the penalty is then a share of the
+    10 automatic points alone, as the cases' recorded penalties are."""
+    return replace(spec, late=POLICY, attempts="best", manual=())
 
 
 def _feedback(
@@ -328,7 +330,7 @@ def test_a_grader_error_on_hidden_tests_tells_the_student_nothing(
     out = tmp_path / "out"
     command = ["grade", str(students), "--out", str(out), "--course", str(root),
                "--assignment", "vectors", "--jobs", "1", "--format", "json"]  # fmt: skip
-    assert main(command) == 0
+    assert main(command) == 1  # kidstop's grader error: recorded, and said by the exit code
     with Gradebook(out) as book:
         entries = {e.student: e for e in book.entries("vectors")}
     assert {s: e.result.status for s, e in entries.items()} == {
@@ -367,7 +369,7 @@ def test_a_grader_error_on_hidden_tests_tells_the_student_nothing(
     assert main(lms) == 0  # the instructor is told the file counts tests not shown yet
     assert "its results are not released (the rubric sets no due date)" in capsys.readouterr().err
 
-    assert main(command) == 0  # the next run grades the stopped submission again, alone
+    assert main(command) == 1  # the next run grades the stopped one again, alone (it stops again)
     with Gradebook(out) as book:
         runs = {e.student: e.run_id for e in book.entries("vectors")}
     assert runs["kidstop"] != runs["kidpass"] == runs["kidfail"]

@@ -14,7 +14,9 @@ sample is one of three kinds:
   or replaces in `assignments/shared/hostile/PAYLOAD.py`.
 
 Each entry says `score`, the parts it loses (`lost`, default none) and what its feedback says
-(`says`: fragments some test that lost points names, in its message or hint). A payload file is
+(`says`: fragments some test that lost points names, in its message or hint). `autograder
+samples --scores` grades every sample and prints its score beside the entry's; `--update`
+writes the scores and parts lost measured into the file for the author to review. A payload file is
 Python that the trusted side only parses: its docstring is the summary, `WHERE = "import"` or
 `"function"` places it, `SAYS = [...]` adds to every sample made with it, `PRINTS = [...]` is
 what its output must hold, and `LISTENS_ON = PORT` names a port on which a listener must see no

@@ -12,8 +12,9 @@ from autograder.course.assignment import Assignment
 from autograder.course.course import Course
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
-"""Done (a low score included); could not (or `check` found failing tests, or `release --check`
-found drift); bad usage or a bad configuration file."""
+"""Done (a low score included); could not (a grader error, with or without --out; or `check`
+found failing tests, `release --check` drift, `samples --scores` a differing sample); bad
+usage, a bad configuration file, or a path that cannot be read or written (cli.py says more)."""
 
 COURSE_HELP = "the course folder (default: found from here)"
 ASSIGNMENT_HELP = {

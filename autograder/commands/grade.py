@@ -25,6 +25,7 @@ from autograder.grading.gradebook import Entry, Gradebook
 from autograder.grading.isolation_warning import isolation_warning
 from autograder.grading.progress import Progress
 from autograder.grading.runners import Runner
+from autograder.protocol.results import SubmissionResult
 from autograder.report import FORMATS
 from autograder.report.batch import grade_class
 from autograder.report.long_list import long_list
@@ -96,7 +97,18 @@ def run(args: argparse.Namespace) -> int:
     )  # fmt: skip
     progress.close()
     if summary.skipped:
-        print(f"{len(summary.skipped)} submission(s) already graded with this rubric: skipped")
+        print(
+            f"{len(summary.skipped)} submission(s) already graded with this rubric: current, "
+            "not graded again (lateness is applied when grades are read: gradebook, feedback "
+            "and report use the late policy and extensions as they are when they run)"
+        )
+    if summary.brought_up_to_date:
+        listed = long_list(summary.brought_up_to_date, file=args.out / "lateness-updated.txt")
+        print(
+            f"late penalty or counted attempt brought up to date with the late policy and "
+            f"extensions now, without grading again: {len(summary.brought_up_to_date)} "
+            f"student(s): {listed}"
+        )
     with Gradebook(args.out) as book:
         entries = [e for e in book.entries(spec.name) if e.student in {i.student for i in items}]
     if len(entries) > 1:
@@ -118,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
             "with the reason); run the same command again to retry them",
             file=sys.stderr,
         )
-    return EXIT_OK  # every submission is recorded, grader errors included
+    return _exit_code([entry.result for entry in summary.graded])
 
 
 SEPARATOR = "\nautograder: "
@@ -163,6 +175,12 @@ def _grade_without_gradebook(assignment: Assignment, items: list[Item], *, verbo
             print(render_grade(result) if detailed else render_grade_line(result), flush=True)
     if len(results) > 1:
         print(render_class(spec, results))
+    return _exit_code(results)
+
+
+def _exit_code(results: Sequence[SubmissionResult]) -> int:
+    """1 when a submission of this run ended in a grader error (one the kit could not grade),
+    with or without --out; else 0, whatever the scores (an ungradable submission included)."""
     return EXIT_FAILED if any(r.status == "grader_error" for r in results) else EXIT_OK
 
 
@@ -170,8 +188,9 @@ COMMAND = Command(
     name="grade",
     help="grade submissions with the hidden and public tests, in a sandbox (CI, instructors)",
     description="Grade each submission (a .py file, a folder, a .zip or a notebook) with the "
-    "hidden and public tests; student code runs in an isolated worker. Exit 0 when grading "
-    "completed, whatever the scores.",
+    "hidden and public tests; student code runs in an isolated worker. Exit 0 when every "
+    "submission was graded, whatever the scores; 1 when one ended in a grader error (with "
+    "--out it is recorded, and the next run grades it again).",
     add_arguments=add_arguments,
     run=run,
 )
