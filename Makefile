@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint sandbox browser unprivileged-python clean
+.PHONY: demo test lint docs sandbox browser unprivileged-python clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -51,13 +51,20 @@ demo: $(STAMP) sandbox
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/ruff format --check autograder assignments reference tests bench
+	$(BIN)/ruff format --check autograder assignments reference tests bench docs
 	$(BIN)/mypy
 
-# Everything CI runs: lint, types, and the kit's own tests, among them the course tests of every
-# assignment (tests/test_course.py: its committed release current, `validate` passing, its sample
-# class scoring what expected.toml says, its Gradescope zip, its nbgrader round trip, `check`).
-test: lint sandbox browser unprivileged-python
+# The documentation (docs/, mkdocs.yml) into build/docs: every warning an error, a broken link or
+# anchor between pages among them; the reference pages are written from the parser and the
+# rubric's schema at each build (docs/gen_reference.py). No network: nothing is fetched.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir build/docs
+
+# Everything CI runs: lint, types, the documentation, and the kit's own tests, among them the
+# course tests of every assignment (tests/test_course.py: its committed release current,
+# `validate` passing, its sample class scoring what expected.toml says, its Gradescope zip, its
+# nbgrader round trip, `check`).
+test: lint docs sandbox browser unprivileged-python
 	$(BIN)/python -m pytest
 
 clean:

@@ -19,7 +19,8 @@ ASSIGNMENT_WORDS = re.compile(
     r"pe_pair|lesson",
     re.IGNORECASE,
 )
-"""The real assignments' names, lessons and functions (the README's `git grep` is the same)."""
+"""The real assignments' names, lessons and functions (docs/how-it-works/engine.md's `git grep`
+searches the same)."""
 
 
 def assignment_names() -> set[str]:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Literal, NoReturn
 
 from autograder.course.extensions import Extension, read_extensions
+from autograder.course.rubric_schema import allowed
 from autograder.errors import ConfigError
 from autograder.sandbox.limits import Limits
 from autograder.tolerance import DEFAULT_ATOL, DEFAULT_RTOL
@@ -59,8 +60,9 @@ class ManualPart:
 
 @dataclass(frozen=True)
 class LatePolicy:
-    """Lateness: after `due` plus the grace period, `penalty_per_day` percent of the maximum
-    comes off per started day; after `cutoff_days` days late the score is zero."""
+    """Lateness: after `due` plus the grace period, `penalty_per_day` percent of the
+    assignment's full points (automatic and written) comes off the final grade per started day
+    (after_grading/final_grade.py); after `cutoff_days` days late the score is zero."""
 
     due: datetime
     grace_minutes: float = 0.0
@@ -153,6 +155,9 @@ class Rubric:
 
     path: Path
     assignments: tuple[AssignmentSpec, ...]
+    install: str | None = None
+    """Where students install the kit from (`[release] install`, a pip requirement); None: from
+    the wheelhouse `release --wheelhouse` puts in each released folder."""
 
     def assignment(self, name: str | None = None) -> AssignmentSpec:
         """The assignment called `name`; with no name, the only one (an error if there are more)."""
@@ -185,7 +190,7 @@ def load_rubric(path: Path) -> Rubric:
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
     reader = _Reader(path)
-    reader.only_keys(data, "", {"assignments"})
+    reader.only_keys(data, "", allowed(""))
     assignments = reader.table(data, "assignments")
     if not assignments:
         reader.fail("assignments", "defines no assignment; add an [assignments.NAME] table")
@@ -193,7 +198,28 @@ def load_rubric(path: Path) -> Rubric:
         _assignment(reader, name, reader.table(assignments, name, f"assignments.{name}"))
         for name in assignments
     )
-    return Rubric(path=path, assignments=specs)
+    return Rubric(path=path, assignments=specs, install=_install(reader, data))
+
+
+INSTALL_REFUSED = re.compile(r"[\"'`$\\\x00-\x1f\x7f]")
+"""What an install source may not hold: it is printed inside quotes in the students' README
+and their workflow, where a quote, a `$` or a line break would run something else."""
+
+
+def _install(reader: _Reader, data: Mapping[str, Any]) -> str | None:
+    """`[release] install`: a pip requirement students install the kit from (a URL, a wheel's
+    address, `git+https://…`, a package on the course's own index)."""
+    if "release" not in data:
+        return None
+    table = reader.table(data, "release")
+    reader.only_keys(table, "release", allowed("release"))
+    if "install" not in table:
+        return None
+    install = reader.string(table, "install", "release").strip()
+    if not install or INSTALL_REFUSED.search(install):
+        reader.fail("release.install", "must be one pip requirement, with no quote, $, "
+                    "backslash or line break")  # fmt: skip
+    return install
 
 
 ASSIGNMENT_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}")
@@ -209,27 +235,7 @@ def _assignment(reader: _Reader, name: str, table: Mapping[str, Any]) -> Assignm
             "an assignment's name names its folders: use letters, digits and underscores, "
             f"starting with a letter (at most 64), got {name!r}",
         )
-    reader.only_keys(
-        table,
-        key,
-        {
-            "title",
-            "module",
-            "parts",
-            "points",
-            "seed",
-            "limits",
-            "tolerance",
-            "visibility",
-            "symbolic",
-            "late",
-            "manual",
-            "preload",
-            "may_modify_inputs",
-            "attempts",
-            "never_lower",
-        },
-    )
+    reader.only_keys(table, key, allowed("assignments.NAME"))
     module = reader.string(table, "module", key)
     if not module.endswith(".py") or "/" in module or not module[:-3].isidentifier():
         reader.fail(f"{key}.module", f"must be a Python file name such as 'x.py', got {module!r}")
@@ -240,7 +246,7 @@ def _assignment(reader: _Reader, name: str, table: Mapping[str, Any]) -> Assignm
     for part_name in parts_table:
         part_key = f"{key}.parts.{part_name}"
         part = reader.table(parts_table, part_name, part_key)
-        reader.only_keys(part, part_key, {"title", "points"})
+        reader.only_keys(part, part_key, allowed("assignments.NAME.parts.PART"))
         points = reader.number(part, "points", part_key)
         if points <= 0:
             reader.fail(f"{part_key}.points", f"must be positive, got {points}")
@@ -254,11 +260,11 @@ def _assignment(reader: _Reader, name: str, table: Mapping[str, Any]) -> Assignm
             f"is {table['points']}, but its parts add up to {total:g}: change one or the other",
         )
     tolerance = reader.table(table, "tolerance", f"{key}.tolerance") if "tolerance" in table else {}
-    reader.only_keys(tolerance, f"{key}.tolerance", {"rtol", "atol"})
+    reader.only_keys(tolerance, f"{key}.tolerance", allowed("assignments.NAME.tolerance"))
     visibility = (
         reader.table(table, "visibility", f"{key}.visibility") if "visibility" in table else {}
     )
-    reader.only_keys(visibility, f"{key}.visibility", {"public", "hidden", "score_before_due"})
+    reader.only_keys(visibility, f"{key}.visibility", allowed("assignments.NAME.visibility"))
     score_before_due = (
         reader.string(visibility, "score_before_due", f"{key}.visibility")
         if "score_before_due" in visibility
@@ -336,7 +342,7 @@ def _manual(
     for name in manual:
         part_key = f"{key}.{name}"
         part = reader.table(manual, name, part_key)
-        reader.only_keys(part, part_key, {"title", "points", "rubric", "answer_file"})
+        reader.only_keys(part, part_key, allowed("assignments.NAME.manual.PART"))
         if name in automatic:
             reader.fail(part_key, f"{name!r} is an automatic part already; name it differently")
         points = reader.number(part, "points", part_key)
@@ -379,7 +385,7 @@ def _late(reader: _Reader, table: Mapping[str, Any], key: str) -> LatePolicy | N
     if "late" not in table:
         return None
     given = reader.table(table, "late", key)
-    reader.only_keys(given, key, {"due", "extensions", *LATE_KEYS})
+    reader.only_keys(given, key, allowed("assignments.NAME.late"))
     due = given.get("due")
     example = "a date and time such as 2026-12-01T23:59:00Z"
     if isinstance(due, str):
@@ -411,7 +417,7 @@ def _symbolic(reader: _Reader, table: Mapping[str, Any], key: str) -> SymbolicPo
     if "symbolic" not in table:
         return SymbolicPolicy()
     given = reader.table(table, "symbolic", key)
-    reader.only_keys(given, key, {"screen_points", "proof_timeout_s", "undecided", "exact"})
+    reader.only_keys(given, key, allowed("assignments.NAME.symbolic"))
     points = reader.number(given, "screen_points", key) if "screen_points" in given else 50
     timeout = reader.number(given, "proof_timeout_s", key) if "proof_timeout_s" in given else 2.0
     undecided = reader.string(given, "undecided", key) if "undecided" in given else "full"
@@ -450,7 +456,7 @@ def _limits(reader: _Reader, table: Mapping[str, Any], key: str) -> tuple[Limits
         return Limits(), "auto", "confined"
     given = reader.table(table, "limits", key)
     fields = set(Limits().to_dict())
-    reader.only_keys(given, key, fields | {"bubblewrap", "isolation"})
+    reader.only_keys(given, key, allowed("assignments.NAME.limits"))
     values: dict[str, Any] = {}
     for name in sorted(fields & set(given)):
         number = reader.number(given, name, key)

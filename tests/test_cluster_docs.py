@@ -1,5 +1,6 @@
-"""The README's cluster recipes: a valid Kubernetes Indexed Job and a Slurm array script whose
-`autograder` commands exist, with as many tasks as `--shard auto/N` says, and a merge after."""
+"""The documentation's cluster recipes (docs/ci/clusters.md): a valid Kubernetes Indexed Job and
+a Slurm array script whose `autograder` commands exist, with as many tasks as `--shard auto/N`
+says, and a merge after."""
 
 from __future__ import annotations
 
@@ -11,12 +12,12 @@ import yaml
 
 from autograder.cli import build_parser
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+RECIPES = Path(__file__).resolve().parents[1] / "docs" / "ci" / "clusters.md"
 
 
 def blocks(language: str) -> list[str]:
-    """The README's fenced code blocks in `language`."""
-    text = README.read_text(encoding="utf-8")
+    """The page's fenced code blocks in `language`."""
+    text = RECIPES.read_text(encoding="utf-8")
     return re.findall(rf"^```{language}\n(.*?)^```", text, flags=re.DOTALL | re.MULTILINE)
 
 
@@ -54,9 +55,9 @@ def test_the_slurm_array_has_one_task_per_shard_and_a_dependent_merge() -> None:
     )
     assert grade[0] == "grade" and grade[grade.index("--shard") + 1] == f"auto/{high - low + 1}"
     build_parser().parse_args(grade)
-    (submit,) = [b for b in blocks("bash") if "--dependency=afterok:" in b]
+    (submit,) = [b for b in blocks("bash") if "--dependency=afterany:" in b]
     assert "jobid=$(sbatch --parsable grade-class.sbatch)" in submit
-    assert "--dependency=afterok:$jobid" in submit
+    assert "--dependency=afterany:$jobid" in submit
     merge, export = autograder_commands(submit)
     assert merge[:2] == ["gradebook", "merge"] and export[0] == "gradebook"
     for arguments in (merge, export):
