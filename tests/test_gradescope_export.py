@@ -101,7 +101,8 @@ def test_a_correct_submission_on_time_and_one_late(
     late = run_autograder(
         archive, tmp_path / "b", {spec.module: reference}, "2026-12-02T12:00:00+00:00"
     )
-    assert late["score"] == 8 and "late: 2 points off 10" in late["output"]
+    # 10 % a day of the full 12 points (10 automatic, 2 written), two days: 2.4 off
+    assert late["score"] == 7.6 and "late: 2.4 points off 10" in late["output"]
 
 
 def test_before_the_due_date_the_score_counts_only_the_tests_shown(

@@ -154,8 +154,8 @@ def test_merge_carries_the_written_answers_and_refuses_a_shard_people_graded(
     with pytest.raises(ConfigError) as raised:
         merge([first, second], tmp_path / "again")
     assert str(raised.value) == (
-        f"{second} holds grades given by people (manual_grades): merge the shards first, then "
-        "grade written answers and override on the merged gradebook"
+        f"{second} holds grades given by people (manual_grades, grade_history): merge the "
+        "shards first, then grade written answers and override on the merged gradebook"
     )
     assert not (tmp_path / "again").exists()  # refused before anything was written
 
